@@ -1,0 +1,102 @@
+"""The one claim format.
+
+A conjecture file (TOML, see the README's "Conjecture files") holds one or
+more ``[[claim]]`` tables. Each table may name a grid of parameters; loading
+expands it into one :class:`Claim` per grid point, each with its own id
+(``knim-mod[k=3]``), each decided separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+ClaimKind = Literal["grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"]
+KINDS: tuple[str, ...] = ("grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence")
+METHODS: tuple[str, ...] = ("exhaustive", "z3_bitvec", "z3_int", "periodicity", "hypothesis", "reference")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a claim comes from: a seed text, its section, its own words."""
+
+    seed: str = ""
+    section: str = ""
+    wording: str = ""
+    note: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"seed": self.seed, "section": self.section, "wording": self.wording, "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One decidable statement about a game family (one grid point of a file's claim).
+
+    Fields used by each kind:
+
+    * ``grundy``: ``game``, ``formula`` (in ``n`` for a heap game, in ``h``
+      for ``heaps`` heaps), optional ``witness``;
+    * ``p_positions``: ``game``, ``heaps``, ``formula`` (a predicate in ``h``),
+      optional ``witness``;
+    * ``identity``: ``variables`` and ``formula`` (a predicate in them);
+    * ``sum_rule``: ``components`` (heap-game specs);
+    * ``periodic``: ``game``, ``period``, ``preperiod``, ``saltus``;
+    * ``value``: ``game``, ``positions`` and ``values`` (and optionally
+      ``winning_moves``: for each position, the positions a winning move leads to);
+    * ``sequence``: ``game``, ``values`` from heap ``offset``.
+    """
+
+    id: str
+    kind: str
+    statement: str
+    game: str | None = None
+    formula: str | None = None
+    heaps: int | None = None
+    variables: tuple[str, ...] = ()
+    witness: str | None = None
+    components: tuple[str, ...] = ()
+    period: int | None = None
+    preperiod: int | None = None
+    saltus: int = 0
+    positions: tuple[Any, ...] = ()
+    values: tuple[Any, ...] = ()
+    winning_moves: tuple[Any, ...] = ()
+    offset: int = 0
+    params: dict[str, int] = field(default_factory=dict)
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expect: str = "proved"
+    source: Source = field(default_factory=Source)
+    tags: tuple[str, ...] = ()
+    group: str = ""
+    path: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The claim as it is written in results and reports (no file-system paths)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "group": self.group or self.id,
+            "kind": self.kind,
+            "statement": self.statement,
+            "game": self.game,
+            "formula": self.formula,
+            "heaps": self.heaps,
+            "params": dict(self.params),
+            "expect": self.expect,
+            "source": self.source.to_json(),
+            "tags": list(self.tags),
+            "file": self.path.as_posix() if self.path else None,
+        }
+        for key in ("variables", "components"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        if self.witness:
+            out["witness"] = self.witness
+        if self.kind == "periodic":
+            out.update(period=self.period, preperiod=self.preperiod, saltus=self.saltus)
+        if self.kind in ("value", "sequence"):
+            out.update(positions=list(self.positions), values=list(self.values), offset=self.offset)
+            if self.winning_moves:
+                out["winning_moves"] = list(self.winning_moves)
+        return out

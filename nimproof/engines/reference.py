@@ -1,0 +1,105 @@
+"""The reference implementation: plain, obviously correct, slow.
+
+Everything here follows the definitions in ``MATH.md`` word for word, using
+only the games' plain move generators (:meth:`Game.moves`,
+:meth:`HeapGame.options`). The fast engines are tested against these
+functions and every counterexample is re-checked with them; nothing here
+may depend on a fast engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+
+from nimproof.games.base import Game, HeapGame, Position, canonical_heaps, mex
+from nimproof.games.misere import Misere
+
+
+def heap_table(game: HeapGame, n_max: int) -> list[int]:
+    """Grundy values of single heaps ``0..n_max`` of a normal-play heap game.
+
+    ``g(n) = mex{ g(a1) xor g(a2) xor ... : n -> (a1, a2, ...) }`` (a move
+    that leaves several heaps leaves their sum, by Sprague–Grundy).
+    """
+    g: list[int] = []
+    for n in range(n_max + 1):
+        values = set()
+        for parts in game.options(n):
+            v = 0
+            for a in parts:
+                v ^= g[a]
+            values.add(v)
+        g.append(mex(values))
+    return g
+
+
+def value(game: Game, position: Position, cache: dict[Hashable, int] | None = None) -> int:
+    """The Grundy value (normal play) or misère nim-value of ``position``.
+
+    Normal play: mex over the options (0 at a terminal position). Misère play
+    (``game.misere``): 1 at a terminal position, otherwise the mex. A heap
+    game's position may be an ``int`` (one heap) or a tuple of heaps; a tuple
+    is evaluated directly as a joint position, not by Sprague–Grundy.
+    Memoised in ``cache`` (pass a dict to share it between calls).
+    """
+    memo: dict[Hashable, int] = {} if cache is None else cache
+    start = _key(game, position)
+    if start in memo:
+        return memo[start]
+    terminal_value = 1 if game.misere else 0
+    # Iterative depth-first search: deep games must not hit Python's recursion limit.
+    stack: list[tuple[Hashable, list[Hashable] | None]] = [(start, None)]
+    while stack:
+        pos, children = stack[-1]
+        if pos in memo:
+            stack.pop()
+            continue
+        if children is None:
+            children = [_key(game, q) for q in game.moves(pos)]
+            stack[-1] = (pos, children)
+            pending = [c for c in children if c not in memo]
+            if pending:
+                stack.extend((c, None) for c in pending)
+                continue
+        if any(c not in memo for c in children):
+            stack.extend((c, None) for c in children if c not in memo)
+            continue
+        memo[pos] = mex(memo[c] for c in children) if children else terminal_value
+        stack.pop()
+    return memo[start]
+
+
+def _key(game: Game, position: Position) -> Hashable:
+    if isinstance(game, (HeapGame, Misere)) and (isinstance(game, HeapGame) or game.heap_base is not None):
+        if isinstance(position, int):
+            return canonical_heaps((position,))
+        return canonical_heaps(position)  # type: ignore[arg-type]
+    return position
+
+
+def sum_value(game: HeapGame, heaps: Iterable[int], table: list[int] | None = None) -> int:
+    """Grundy value of a sum of heaps by Sprague–Grundy: xor of the heap values."""
+    hs = list(heaps)
+    t = table if table is not None and len(table) > max(hs, default=0) else heap_table(game, max(hs, default=0))
+    out = 0
+    for h in hs:
+        out ^= t[h]
+    return out
+
+
+def seed_style_nimber(n: int, moves: Callable[[int], Iterable[int]], cache: dict[int, int]) -> int:
+    """Seed 000's memoised recursive ``nimber`` (the Ruby ``$c`` hash), for benchmarks.
+
+    ``moves(n)`` lists the heaps one move away. Recursion as in the source;
+    callers raise the recursion limit or fill ``cache`` bottom-up.
+    """
+    if n in cache:
+        return cache[n]
+    values = sorted({seed_style_nimber(m, moves, cache) for m in moves(n)})
+    i = 0
+    for x in values:
+        if x != i:
+            break
+        i += 1
+    cache[n] = i
+    return i

@@ -1,0 +1,463 @@
+"""Numeric back ends: exact scalar evaluation and vectorised numpy evaluation.
+
+Both follow the same semantics, which every other back end must match:
+
+* integers are unbounded; ``//`` and ``%`` are Python's floor division;
+* a formula is *undefined* at a point where it divides by zero, shifts by a
+  negative amount, or applies a bitwise operation (or ``popcount`` & co.) to
+  a negative number; ``and``/``or``/``if`` only need the branch they take to
+  be defined;
+* ``bits`` ranges over bit positions 0..63.
+
+:func:`evaluate` raises :class:`EvalError` where the formula is undefined.
+:func:`evaluate_array` returns values and a mask of the points where it is
+undefined; it raises :class:`EvalError` when int64 arithmetic would overflow
+(use smaller bounds, or the exact scalar evaluation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from nimproof.errors import EvalError
+from nimproof.expr.nodes import (
+    Binary,
+    BitsDomain,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Domain,
+    IfElse,
+    Index,
+    Len,
+    Node,
+    RangeDomain,
+    Reduce,
+    SeqDomain,
+    Unary,
+    Var,
+)
+
+BITS = 64
+MAX_SHIFT = 4096
+_LIMIT = 1 << 62
+
+Scalar = int | bool
+Env = Mapping[str, Any]
+
+
+def domain_values(domain: Domain, env: Env, bits: int = BITS) -> list[int] | list[tuple[int, Any]]:
+    """Indices of a range/bits domain (ints), or for a sequence the selected indices."""
+    if isinstance(domain, BitsDomain):
+        return list(range(bits))
+    if isinstance(domain, RangeDomain):
+        start, stop, step = (int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step))
+        if step == 0:
+            raise EvalError("range step is zero")
+        return list(range(start, stop, step))
+    seq = env[domain.name]
+    return list(domain.indices(len(seq)))
+
+
+def _cmp(op: str, a: Any, b: Any) -> Any:
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    if op == "==":
+        return a == b
+    return a != b
+
+
+def trailing_ones(x: int) -> int:
+    """Number of trailing 1 bits of ``x >= 0``."""
+    return ((x + 1) & -(x + 1)).bit_length() - 1 if x >= 0 else 0
+
+
+def trailing_zeros(x: int) -> int:
+    """Number of trailing 0 bits of ``x > 0``; 0 for ``x == 0`` by convention."""
+    return (x & -x).bit_length() - 1 if x > 0 else 0
+
+
+def evaluate(node: Node, env: Env) -> Scalar:
+    """Exact value of ``node`` with Python integers.
+
+    ``env`` maps scalar names to ints and sequence names to tuples of ints.
+    Raises :class:`EvalError` where the formula is undefined.
+    """
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, Var):
+        try:
+            return int(env[node.name])
+        except KeyError:
+            raise EvalError(f"variable {node.name!r} has no value") from None
+    if isinstance(node, Index):
+        seq = env[node.seq]
+        i = int(evaluate(node.index, env))
+        if not 0 <= i < len(seq):
+            raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
+        return int(seq[i])
+    if isinstance(node, Len):
+        return len(node.domain.indices(len(env[node.domain.name])))
+    if isinstance(node, Unary):
+        v = evaluate(node.operand, env)
+        return (not v) if node.op == "not" else -int(v)
+    if isinstance(node, Binary):
+        return _binary(node.op, int(evaluate(node.left, env)), int(evaluate(node.right, env)))
+    if isinstance(node, Compare):
+        left = evaluate(node.operands[0], env)
+        for op, right_node in zip(node.ops, node.operands[1:], strict=True):
+            right = evaluate(right_node, env)
+            if not _cmp(op, left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, BoolOp):
+        if node.op == "and":
+            return all(evaluate(v, env) for v in node.values)
+        return any(evaluate(v, env) for v in node.values)
+    if isinstance(node, IfElse):
+        return evaluate(node.body if evaluate(node.test, env) else node.orelse, env)
+    if isinstance(node, Call):
+        args = [int(evaluate(a, env)) for a in node.args]
+        return _call(node.func, args)
+    if isinstance(node, Reduce):
+        return _reduce_scalar(node, env)
+    raise TypeError(f"unknown node {node!r}")
+
+
+def _binary(op: str, a: int, b: int) -> int:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in ("//", "%"):
+        if b == 0:
+            raise EvalError("division by zero")
+        return a // b if op == "//" else a % b
+    if op == "**":
+        return a**b
+    if a < 0 or b < 0:
+        raise EvalError(f"bitwise '{op}' of a negative number")
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    if op == "^":
+        return a ^ b
+    if op == "<<":
+        if b > MAX_SHIFT:
+            raise EvalError(f"shift by {b} is too large")
+        return a << b
+    if op == ">>":
+        return a >> b
+    raise TypeError(op)
+
+
+def _call(func: str, args: Sequence[int]) -> int:
+    if func in ("popcount", "trailing_ones", "trailing_zeros", "bit_length") and args[0] < 0:
+        raise EvalError(f"{func} of a negative number")
+    if func == "popcount":
+        return args[0].bit_count()
+    if func == "trailing_ones":
+        return trailing_ones(args[0])
+    if func == "trailing_zeros":
+        return trailing_zeros(args[0])
+    if func == "bit_length":
+        return args[0].bit_length()
+    if func == "abs":
+        return abs(args[0])
+    if func == "ceil_div":
+        if args[1] == 0:
+            raise EvalError("division by zero")
+        return -((-args[0]) // args[1])
+    if func == "max":
+        return max(args)
+    if func == "min":
+        return min(args)
+    raise TypeError(func)
+
+
+def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
+    dom = node.domain
+    if isinstance(dom, SeqDomain):
+        seq = env[dom.name]
+        items = [int(seq[i]) for i in dom.indices(len(seq))]
+    else:
+        items = [int(v) for v in domain_values(dom, env)]  # type: ignore[arg-type]
+    local = dict(env)
+    values = []
+    for item in items:
+        local[node.var] = item
+        if node.func in ("all", "any"):
+            v = bool(evaluate(node.body, local))
+            if node.func == "all" and not v:
+                return False
+            if node.func == "any" and v:
+                return True
+            continue
+        values.append(evaluate(node.body, local))
+    if node.func == "all":
+        return True
+    if node.func == "any":
+        return False
+    if node.func == "count":
+        return sum(1 for v in values if v)
+    ints = [int(v) for v in values]
+    if node.func == "sum":
+        return sum(ints)
+    if node.func == "xor":
+        out = 0
+        for v in ints:
+            if v < 0:
+                raise EvalError("xor of a negative number")
+            out ^= v
+        return out
+    if node.func == "max":
+        return max(ints, default=0)
+    if node.func == "min":
+        return min(ints, default=0)
+    raise TypeError(node.func)
+
+
+# ---------------------------------------------------------------------------
+# Vectorised evaluation
+# ---------------------------------------------------------------------------
+
+Vec = tuple[np.ndarray, np.ndarray | None]  # values, undefined-mask (None: defined everywhere)
+
+
+def _or(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a | b
+
+
+def _check(values: np.ndarray) -> np.ndarray:
+    if values.size and values.dtype != np.bool_ and int(np.max(np.abs(values))) >= _LIMIT:
+        raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+    return values
+
+
+def evaluate_array(node: Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluate ``node`` at many points at once.
+
+    ``env`` maps scalar names to int arrays (or ints) and sequence names to
+    sequences of int arrays; all arrays broadcast together. Returns
+    ``(values, undefined)``, both of the broadcast shape.
+    """
+    values, bad = _vec(node, env)
+    shape = np.broadcast_shapes(
+        np.shape(values), *[np.shape(v) for v in env.values() if isinstance(v, np.ndarray)],
+        *[np.shape(x) for v in env.values() if isinstance(v, (list, tuple)) for x in v],
+    )
+    values = np.broadcast_to(values, shape)
+    undefined = np.zeros(shape, dtype=bool) if bad is None else np.broadcast_to(bad, shape)
+    return values, undefined
+
+
+def _vec(node: Node, env: Env) -> Vec:
+    if isinstance(node, Const):
+        return np.asarray(node.value, dtype=np.bool_ if node.type == "bool" else np.int64), None
+    if isinstance(node, Var):
+        return np.asarray(env[node.name], dtype=np.int64), None
+    if isinstance(node, Len):
+        return np.asarray(len(node.domain.indices(len(env[node.domain.name]))), dtype=np.int64), None
+    if isinstance(node, Index):
+        seq = env[node.seq]
+        idx, bad = _vec(node.index, env)
+        if idx.ndim == 0:
+            i = int(idx)
+            if not 0 <= i < len(seq):
+                raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
+            return np.asarray(seq[i], dtype=np.int64), bad
+        out = np.zeros(np.broadcast_shapes(idx.shape, *[np.shape(s) for s in seq]), dtype=np.int64)
+        oob = (idx < 0) | (idx >= len(seq))
+        for i, s in enumerate(seq):
+            out = np.where(idx == i, s, out)
+        return out, _or(bad, oob)
+    if isinstance(node, Unary):
+        v, bad = _vec(node.operand, env)
+        return (~v if node.op == "not" else -v), bad
+    if isinstance(node, Binary):
+        a, bad_a = _vec(node.left, env)
+        b, bad_b = _vec(node.right, env)
+        return _binary_vec(node.op, a, b, _or(bad_a, bad_b))
+    if isinstance(node, Compare):
+        result: np.ndarray | None = None
+        bad: np.ndarray | None = None
+        left, bad_l = _vec(node.operands[0], env)
+        bad = bad_l
+        for op, right_node in zip(node.ops, node.operands[1:], strict=True):
+            right, bad_r = _vec(right_node, env)
+            # A later comparison only matters (and only needs to be defined) where the chain still holds.
+            bad = _or(bad, bad_r if (result is None or bad_r is None) else (bad_r & result))
+            r = _cmp(op, left, right)
+            result = r if result is None else (result & r)
+            left = right
+        assert result is not None
+        return result, bad
+    if isinstance(node, BoolOp):
+        acc, bad = _vec(node.values[0], env)
+        for v_node in node.values[1:]:
+            v, bad_v = _vec(v_node, env)
+            undecided = acc if node.op == "and" else ~acc
+            if bad is not None:
+                undecided = undecided & ~bad
+            bad = _or(bad, None if bad_v is None else (bad_v & undecided))
+            acc = (acc & v) if node.op == "and" else (acc | v)
+        return acc, bad
+    if isinstance(node, IfElse):
+        t, bad_t = _vec(node.test, env)
+        x, bad_x = _vec(node.body, env)
+        y, bad_y = _vec(node.orelse, env)
+        bad = bad_t
+        if bad_x is not None:
+            bad = _or(bad, bad_x & t)
+        if bad_y is not None:
+            bad = _or(bad, bad_y & ~t)
+        return np.where(t, x, y), bad
+    if isinstance(node, Call):
+        return _call_vec(node, env)
+    if isinstance(node, Reduce):
+        return _reduce_vec(node, env)
+    raise TypeError(f"unknown node {node!r}")
+
+
+def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -> Vec:
+    if op == "+":
+        return _check(a + b), bad
+    if op == "-":
+        return _check(a - b), bad
+    if op == "*":
+        if a.size and b.size and (int(np.max(np.abs(a))) * int(np.max(np.abs(b)))) >= _LIMIT:
+            raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+        return a * b, bad
+    if op in ("//", "%"):
+        zero = b == 0
+        safe = np.where(zero, 1, b)
+        out = a // safe if op == "//" else a % safe
+        return out, _or(bad, zero if zero.any() else None)
+    if op == "**":
+        e = int(b)
+        if a.size and e > 0 and int(np.max(np.abs(a))) ** e >= _LIMIT:
+            raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+        return a**e, bad
+    neg = (a < 0) | (b < 0)
+    bad = _or(bad, neg if neg.any() else None)
+    a = np.where(a < 0, 0, a)
+    b = np.where(b < 0, 0, b)
+    if op == "&":
+        return a & b, bad
+    if op == "|":
+        return a | b, bad
+    if op == "^":
+        return a ^ b, bad
+    if op == "<<":
+        if b.size and int(np.max(b)) > 62:
+            raise EvalError("shift too large for vectorised evaluation")
+        return _check(a << b), bad
+    if op == ">>":
+        return np.where(b >= 63, 0, a >> np.minimum(b, 62)), bad
+    raise TypeError(op)
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(x.astype(np.uint64)).astype(np.int64)
+
+
+def _call_vec(node: Call, env: Env) -> Vec:
+    parts = [_vec(a, env) for a in node.args]
+    bad: np.ndarray | None = None
+    for _, b in parts:
+        bad = _or(bad, b)
+    args = [v for v, _ in parts]
+    f = node.func
+    if f in ("max", "min"):
+        out = args[0]
+        for x in args[1:]:
+            out = np.maximum(out, x) if f == "max" else np.minimum(out, x)
+        return out, bad
+    if f == "abs":
+        return np.abs(args[0]), bad
+    if f == "ceil_div":
+        zero = args[1] == 0
+        safe = np.where(zero, 1, args[1])
+        return -((-args[0]) // safe), _or(bad, zero if zero.any() else None)
+    x = args[0]
+    neg = x < 0
+    bad = _or(bad, neg if neg.any() else None)
+    x = np.where(neg, 0, x)
+    if f == "popcount":
+        return _popcount(x), bad
+    if f == "trailing_ones":
+        y = x + 1
+        return (_popcount((y & -y) - 1)), bad
+    if f == "trailing_zeros":
+        low = x & -x
+        return np.where(x == 0, 0, _popcount(low - 1)), bad
+    if f == "bit_length":
+        out = np.zeros(np.shape(x), dtype=np.int64)
+        for i in range(63):
+            out = np.where((x >> i) > 0, i + 1, out)
+        return out, bad
+    raise TypeError(f)
+
+
+def _reduce_vec(node: Reduce, env: Env) -> Vec:
+    dom = node.domain
+    local = dict(env)
+    items: list[Any]
+    if isinstance(dom, SeqDomain):
+        seq = env[dom.name]
+        items = [seq[i] for i in dom.indices(len(seq))]
+    else:
+        items = list(domain_values(dom, env))
+    f = node.func
+    acc: np.ndarray | None = None
+    bad: np.ndarray | None = None
+    decided: np.ndarray | None = None  # for all/any: points already decided
+    for item in items:
+        local[node.var] = np.asarray(item, dtype=np.int64)
+        v, bad_v = _vec(node.body, local)
+        if f in ("all", "any"):
+            if bad_v is not None:
+                bad = _or(bad, bad_v if decided is None else (bad_v & ~decided))
+            acc = v if acc is None else ((acc & v) if f == "all" else (acc | v))
+            decided = ~acc if f == "all" else acc
+            continue
+        bad = _or(bad, bad_v)
+        if f == "count":
+            v = v.astype(np.int64)
+        if acc is None:
+            acc = v
+        elif f in ("sum", "count"):
+            acc = _check(acc + v)
+        elif f == "xor":
+            negv = (v < 0) | (acc < 0)
+            bad = _or(bad, negv if negv.any() else None)
+            acc = acc ^ v
+        elif f == "max":
+            acc = np.maximum(acc, v)
+        elif f == "min":
+            acc = np.minimum(acc, v)
+    if acc is None:
+        empty = {"all": True, "any": False}
+        return np.asarray(empty.get(f, 0), dtype=np.bool_ if f in empty else np.int64), None
+    if f == "xor" and len(items) == 1:
+        neg = acc < 0
+        bad = _or(bad, neg if neg.any() else None)
+    return acc, bad

@@ -1,0 +1,412 @@
+"""Parse Python-like formulas into the expression tree, with a whitelist.
+
+The text is read by Python's own parser (:func:`ast.parse`, which only builds
+a syntax tree and runs nothing) and then converted node by node; anything not
+on the whitelist below is an :class:`~nimproof.errors.ExprError` that names
+the column. Nothing is ever evaluated with ``eval``.
+
+The language
+------------
+* integers and ``True``/``False``; scalar variables declared by the caller
+  (``n``, ``m``, ``k``, ``x``, ...); sequence variables (``h``, the heaps),
+  read as ``h[i]``, ``len(h)`` or as the domain of a reduction;
+* ``+ - * // % **`` (constant exponent at most 64), ``& | ^ << >>`` (unsigned:
+  ``~`` is refused because its value depends on a width), comparisons (chains
+  allowed), ``and or not``, ``a if c else b``;
+* reductions ``xor sum all any max min count``: ``xor(h)``, ``sum(h[1::2])``,
+  ``all(x <= 1 for x in h)``, ``all(colsum(h, b) % 3 == 0 for b in bits)``,
+  ``xor(h[i] for i in range(0, len(h), 2))``; ``max(a, b)`` and ``min(a, b)``
+  on scalars; ``xor(a, b, ...)`` on scalars;
+* scalar functions ``popcount trailing_ones trailing_zeros bit_length abs
+  ceil_div(a, b) floor_div(a, b) bit(x, i) colsum(S, i) implies(p, q)``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from nimproof.errors import ExprError
+from nimproof.expr.nodes import (
+    BitsDomain,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Domain,
+    IfElse,
+    Index,
+    Len,
+    Node,
+    RangeDomain,
+    Reduce,
+    SeqDomain,
+    Type,
+    Unary,
+    Var,
+)
+from nimproof.expr.nodes import (
+    Binary as Bin,
+)
+
+MAX_TEXT = 4000
+MAX_DEPTH = 60
+MAX_CONST_BITS = 256
+MAX_POW = 64
+
+REDUCTIONS = frozenset({"xor", "sum", "all", "any", "max", "min", "count"})
+SCALAR_CALLS = {  # name -> number of int arguments
+    "popcount": 1,
+    "trailing_ones": 1,
+    "trailing_zeros": 1,
+    "bit_length": 1,
+    "abs": 1,
+    "ceil_div": 2,
+}
+RESERVED = REDUCTIONS | set(SCALAR_CALLS) | {
+    "bits", "range", "len", "bit", "colsum", "implies", "floor_div", "True", "False",
+}
+
+_BINOPS: dict[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+    ast.LShift: "<<", ast.RShift: ">>",
+}
+_CMPOPS: dict[type, str] = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+}
+
+
+def parse(
+    text: str,
+    scalars: Iterable[str] = (),
+    sequences: Iterable[str] = (),
+    *,
+    result: Type | None = None,
+) -> Node:
+    """Parse ``text`` into a type-checked tree.
+
+    ``scalars`` and ``sequences`` are the free variable names the formula may
+    use; any other name is an error. ``result`` (``"int"`` or ``"bool"``),
+    when given, is the type the whole formula must have. Raises
+    :class:`ExprError` (with the column) for anything outside the language.
+    """
+    if not isinstance(text, str):
+        raise ExprError(f"a formula must be text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ExprError(f"formula longer than {MAX_TEXT} characters")
+    if "\x00" in text:
+        raise ExprError("formula contains a NUL character")
+    source = text.strip()
+    if not source:
+        raise ExprError("empty formula")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        col = _offset(source, exc.lineno or 1, (exc.offset or 1) - 1, utf8=False)
+        raise ExprError(f"syntax error: {exc.msg}", source, col) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExprError("formula is nested too deeply", source) from None
+    conv = _Converter(source, set(scalars), set(sequences))
+    try:
+        node = conv.expr(tree.body, frozenset(), 0)
+    except RecursionError:
+        raise ExprError("formula is nested too deeply", source) from None
+    if result is not None and node.type != result:
+        want = "a true/false condition" if result == "bool" else "a number"
+        raise ExprError(f"expected {want}, got a {node.type} expression", source, 0)
+    return node
+
+
+def _offset(text: str, lineno: int, col: int, *, utf8: bool = True) -> int:
+    lines = text.splitlines(keepends=True) or [""]
+    before = sum(len(line) for line in lines[: lineno - 1])
+    line = lines[min(lineno - 1, len(lines) - 1)]
+    if utf8:
+        col = len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+    return before + max(col, 0)
+
+
+class _Converter:
+    def __init__(self, text: str, scalars: set[str], sequences: set[str]) -> None:
+        self.text = text
+        self.scalars = scalars
+        self.sequences = sequences
+        for name in scalars | sequences:
+            if name in RESERVED or not name.isidentifier():
+                raise ExprError(f"{name!r} cannot be a variable name")
+
+    # -- helpers -----------------------------------------------------------
+    def pos(self, node: ast.AST) -> int:
+        return _offset(self.text, getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+
+    def fail(self, message: str, node: ast.AST) -> ExprError:
+        return ExprError(message, self.text, self.pos(node))
+
+    def want(self, node: Node, typ: Type, what: str, src: ast.AST) -> Node:
+        if node.type != typ:
+            kind = "a true/false condition" if typ == "bool" else "a number"
+            raise self.fail(f"{what} must be {kind}", src)
+        return node
+
+    # -- expressions ---------------------------------------------------------
+    def expr(self, node: ast.AST, bound: frozenset[str], depth: int) -> Node:
+        if depth > MAX_DEPTH:
+            raise self.fail("formula is nested too deeply", node)
+        d = depth + 1
+        p = self.pos(node)
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool):
+                return Const(p, "bool", v)
+            if isinstance(v, int):
+                if v.bit_length() > MAX_CONST_BITS:
+                    raise self.fail(f"integer constant wider than {MAX_CONST_BITS} bits", node)
+                return Const(p, "int", v)
+            raise self.fail(f"constant {v!r} is not allowed (only integers and True/False)", node)
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name in bound or name in self.scalars:
+                return Var(p, "int", name)
+            if name in self.sequences:
+                raise self.fail(
+                    f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})", node
+                )
+            if name in ("True", "False"):
+                return Const(p, "bool", name == "True")
+            allowed = ", ".join(sorted(self.scalars | self.sequences | bound)) or "none"
+            raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Invert):
+                raise self.fail("'~' is not allowed: its value depends on a bit width; use x ^ mask", node)
+            operand = self.expr(node.operand, bound, d)
+            if isinstance(node.op, ast.Not):
+                return Unary(p, "bool", "not", self.want(operand, "bool", "the operand of 'not'", node))
+            self.want(operand, "int", "the operand of a sign", node)
+            if isinstance(node.op, ast.UAdd):
+                return operand
+            if isinstance(operand, Const):
+                return Const(p, "int", -int(operand.value))
+            return Unary(p, "int", "-", operand)
+        if isinstance(node, ast.BinOp):
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                sym = "'/' is not allowed: use // for integer division" if isinstance(node.op, ast.Div) else (
+                    f"operator {type(node.op).__name__} is not allowed"
+                )
+                raise self.fail(sym, node)
+            left = self.want(self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node)
+            right = self.want(self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node)
+            if op == "**" and not (isinstance(right, Const) and 0 <= int(right.value) <= MAX_POW):
+                raise self.fail(f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right)
+            return Bin(p, "int", op, left, right)
+        if isinstance(node, ast.Compare):
+            ops = []
+            for o in node.ops:
+                sym = _CMPOPS.get(type(o))
+                if sym is None:
+                    raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
+                ops.append(sym)
+            operands = [self.expr(x, bound, d) for x in [node.left, *node.comparators]]
+            for sym, a, b in zip(ops, operands, operands[1:], strict=False):
+                if sym in ("==", "!=") and a.type == b.type:
+                    continue
+                if a.type != "int" or b.type != "int":
+                    raise self.fail(f"'{sym}' compares numbers (or two conditions with == / !=)", node)
+            return Compare(p, "bool", tuple(ops), tuple(operands))
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            values = tuple(
+                self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v) for v in node.values
+            )
+            return BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
+        if isinstance(node, ast.IfExp):
+            test = self.want(self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test)
+            body = self.expr(node.body, bound, d)
+            orelse = self.expr(node.orelse, bound, d)
+            if body.type != orelse.type:
+                raise self.fail("both branches of 'a if c else b' must have the same type", node)
+            return IfElse(p, body.type, test, body, orelse)
+        if isinstance(node, ast.Subscript):
+            seq = self.sequence_name(node.value)
+            if isinstance(node.slice, ast.Slice):
+                raise self.fail(f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node)
+            index = self.want(self.expr(node.slice, bound, d), "int", "an index", node)
+            return Index(p, "int", seq, index)
+        if isinstance(node, ast.Call):
+            return self.call(node, bound, d)
+        raise self.fail(f"{type(node).__name__} is not allowed in a formula", node)
+
+    def sequence_name(self, node: ast.AST) -> str:
+        if isinstance(node, ast.Name) and node.id in self.sequences:
+            return node.id
+        raise self.fail("only a sequence variable (such as h) can be indexed or sliced", node)
+
+    def const_int(self, node: ast.AST | None) -> int | None:
+        if node is None:
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.const_int(node.operand)
+            return None if inner is None else -inner
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            if abs(node.value) > 10**6:
+                raise self.fail("slice bounds must be small constants", node)
+            return node.value
+        raise self.fail("slice bounds must be integer constants", node)
+
+    def domain(self, node: ast.AST, bound: frozenset[str], depth: int) -> Domain:
+        if isinstance(node, ast.Name) and node.id == "bits":
+            return BitsDomain()
+        if isinstance(node, ast.Name) and node.id in self.sequences:
+            return SeqDomain(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            name = self.sequence_name(node.value)
+            sl = node.slice
+            step = self.const_int(sl.step)
+            if step == 0:
+                raise self.fail("slice step cannot be zero", node)
+            return SeqDomain(name, self.const_int(sl.lower), self.const_int(sl.upper), step)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            if node.keywords or not 1 <= len(node.args) <= 3:
+                raise self.fail("range takes 1 to 3 arguments", node)
+            args = [self.expr(a, frozenset(), depth + 1) for a in node.args]
+            for a, src in zip(args, node.args, strict=True):
+                self.want(a, "int", "a range bound", src)
+                if not _is_static(a):
+                    raise self.fail("range bounds may only use constants and len(...)", src)
+            p = self.pos(node)
+            one, zero = Const(p, "int", 1), Const(p, "int", 0)
+            if len(args) == 1:
+                return RangeDomain(zero, args[0], one)
+            if len(args) == 2:
+                return RangeDomain(args[0], args[1], one)
+            if isinstance(args[2], Const) and args[2].value == 0:
+                raise self.fail("range step cannot be zero", node)
+            return RangeDomain(args[0], args[1], args[2])
+        raise self.fail("expected a sequence to range over: h, h[a:b:c], bits or range(...)", node)
+
+    def call(self, node: ast.Call, bound: frozenset[str], d: int) -> Node:
+        if not isinstance(node.func, ast.Name):
+            raise self.fail("only built-in functions can be called", node)
+        if node.keywords:
+            raise self.fail("keyword arguments are not allowed", node)
+        name = node.func.id
+        p = self.pos(node)
+        args = node.args
+        if any(isinstance(a, ast.Starred) for a in args):
+            raise self.fail("'*' arguments are not allowed", node)
+        if name in REDUCTIONS:
+            if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
+                return self.generator(name, args[0], bound, d, p)
+            if len(args) == 1:
+                dom = self.domain(args[0], bound, d)
+                if name in ("all", "any", "count"):
+                    raise self.fail(f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node)
+                var = "_x"
+                return Reduce(p, "int", name, Var(p, "int", var), var, dom)
+            if name in ("max", "min", "xor") and len(args) >= 2:
+                values = [self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args]
+                if name == "xor":
+                    out = values[0]
+                    for v in values[1:]:
+                        out = Bin(p, "int", "^", out, v)
+                    return out
+                return Call(p, "int", name, tuple(values))
+            raise self.fail(f"{name} takes a sequence or a generator", node)
+        if name == "len":
+            if len(args) != 1:
+                raise self.fail("len takes one sequence", node)
+            dom = self.domain(args[0], bound, d)
+            if not isinstance(dom, SeqDomain):
+                raise self.fail("len takes a sequence such as h", node)
+            return Len(p, "int", dom)
+        if name == "colsum":
+            # colsum(S, b): how many elements of S have bit b set.
+            if len(args) != 2:
+                raise self.fail("colsum takes a sequence and a bit position: colsum(h, b)", node)
+            dom = self.domain(args[0], bound, d)
+            if not isinstance(dom, SeqDomain):
+                raise self.fail("colsum's first argument must be a sequence such as h", node)
+            b = self.want(self.expr(args[1], bound, d), "int", "the bit position", args[1])
+            var = "_c"
+            while var in bound:
+                var += "_"
+            body = Bin(p, "int", "&", Bin(p, "int", ">>", Var(p, "int", var), b), Const(p, "int", 1))
+            return Reduce(p, "int", "sum", body, var, dom)
+        if name == "bit":
+            if len(args) != 2:
+                raise self.fail("bit takes a number and a bit position: bit(x, b)", node)
+            x, b = (self.want(self.expr(a, bound, d), "int", "an argument of bit", a) for a in args)
+            return Bin(p, "int", "&", Bin(p, "int", ">>", x, b), Const(p, "int", 1))
+        if name == "floor_div":
+            if len(args) != 2:
+                raise self.fail("floor_div takes two numbers", node)
+            a, b = (self.want(self.expr(x, bound, d), "int", "an argument of floor_div", x) for x in args)
+            return Bin(p, "int", "//", a, b)
+        if name == "implies":
+            if len(args) != 2:
+                raise self.fail("implies takes two conditions", node)
+            a, b = (self.want(self.expr(x, bound, d), "bool", "an argument of implies", x) for x in args)
+            return BoolOp(p, "bool", "or", (Unary(p, "bool", "not", a), b))
+        if name in SCALAR_CALLS:
+            if len(args) != SCALAR_CALLS[name]:
+                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
+            values = tuple(self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args)
+            return Call(p, "int", name, values)
+        raise self.fail(f"unknown function {name!r}", node)
+
+    def generator(self, name: str, gen: ast.GeneratorExp, bound: frozenset[str], d: int, p: int) -> Node:
+        if len(gen.generators) != 1:
+            raise self.fail("only one 'for' per generator", gen)
+        comp = gen.generators[0]
+        if comp.ifs or comp.is_async:
+            raise self.fail("'if' inside a generator is not allowed; use a conditional body", gen)
+        if not isinstance(comp.target, ast.Name):
+            raise self.fail("the loop variable must be a plain name", comp.target)
+        var = comp.target.id
+        if var in RESERVED or var in self.sequences or var in self.scalars or var in bound:
+            raise self.fail(f"loop variable {var!r} hides another name", comp.target)
+        dom = self.domain(comp.iter, bound, d)
+        body = self.expr(gen.elt, bound | {var}, d)
+        if isinstance(dom, BitsDomain):
+            if name not in ("all", "any", "max", "min"):
+                raise self.fail(f"{name}(... for b in bits) is not allowed: use all, any, max or min", gen)
+            _check_shift_only(body, var, self, gen.elt)
+        if name in ("all", "any", "count"):
+            self.want(body, "bool", f"the body of {name}", gen.elt)
+            return Reduce(p, "bool" if name != "count" else "int", name, body, var, dom)
+        self.want(body, "int", f"the body of {name}", gen.elt)
+        return Reduce(p, "int", name, body, var, dom)
+
+
+def _is_static(node: Node) -> bool:
+    """True when ``node`` only uses constants, ``len(...)`` and arithmetic on them."""
+    if isinstance(node, (Const, Len)):
+        return True
+    if isinstance(node, Bin) and node.op in ("+", "-", "*", "//"):
+        return _is_static(node.left) and _is_static(node.right)
+    if isinstance(node, Unary) and node.op == "-":
+        return _is_static(node.operand)
+    return False
+
+
+def _check_shift_only(body: Node, var: str, conv: _Converter, src: ast.AST) -> None:
+    """Require the bit variable to appear only as a shift amount (``x >> b``).
+
+    Then the body is the same at every bit position above all values, so the
+    reduction has the same value however far ``bits`` is unrolled (z3 unrolls
+    it to the working width, numeric evaluation to 64 bits).
+    """
+    from nimproof.expr.nodes import children
+
+    def visit(n: Node, as_shift: bool) -> None:
+        if isinstance(n, Var) and n.name == var and not as_shift:
+            raise conv.fail(f"the bit variable {var!r} may only be used as a shift amount (x >> {var})", src)
+        if isinstance(n, Bin) and n.op == ">>":
+            visit(n.left, False)
+            visit(n.right, True)
+            return
+        for c in children(n):
+            visit(c, False)
+
+    visit(body, False)

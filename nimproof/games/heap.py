@@ -1,0 +1,199 @@
+"""One-heap families that never split a heap: Nim, subtraction games, fractions.
+
+Each class states its move rule twice: as plain Python in :meth:`options`
+(the reference) and, where the rule has one, as data the fast engines and the
+provers use (:attr:`takes` for a finite subtraction set,
+:meth:`move_interval` for rules whose targets form an interval).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+
+from nimproof.errors import SpecError
+from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.registry import family, need_args, no_args, parse_int
+
+MAX_TAKE = 10**6
+
+
+class IntervalGame(HeapGame):
+    """A heap game whose moves from ``n`` reach exactly the heaps ``lo(n) <= m < n``."""
+
+    def move_interval(self, n: int) -> tuple[int, int]:
+        """The half-open range ``[lo, n)`` of heap sizes one move away from ``n``."""
+        raise NotImplementedError
+
+    def options(self, n: int) -> Iterator[Heaps]:
+        lo, hi = self.move_interval(n)
+        for m in range(lo, hi):
+            yield (m,)
+
+
+class Nim(IntervalGame):
+    """One Nim heap: take any positive number of tokens."""
+
+    spec = "nim"
+
+    def move_interval(self, n: int) -> tuple[int, int]:
+        return 0, n
+
+
+class TakeFraction(IntervalGame):
+    """Take between 1 and ``floor(P*n/Q)`` tokens; ``half-heap`` is ``P/Q = 1/2``."""
+
+    def __init__(self, p: int, q: int, spec: str | None = None) -> None:
+        if q <= 0 or p <= 0:
+            raise SpecError("take-fraction needs positive P and Q")
+        if p > q:
+            raise SpecError(f"take-fraction {p}/{q} exceeds 1: a move could take more than the heap")
+        g = math.gcd(p, q)
+        self.p, self.q = p // g, q // g
+        self.spec = spec or f"take-fraction:{self.p}/{self.q}"
+
+    def move_interval(self, n: int) -> tuple[int, int]:
+        most = (self.p * n) // self.q
+        return n - most, n
+
+
+class Subtraction(HeapGame):
+    """Subtract a number of tokens from a finite set ``takes``."""
+
+    def __init__(self, takes: tuple[int, ...], spec: str | None = None) -> None:
+        if not takes:
+            raise SpecError("a subtraction set needs at least one number")
+        if any(t <= 0 for t in takes):
+            raise SpecError("subtraction set members must be positive")
+        if max(takes) > MAX_TAKE:
+            raise SpecError(f"subtraction set members must be at most {MAX_TAKE}")
+        self.takes = tuple(sorted(set(takes)))
+        self.spec = spec or "subtraction:" + ",".join(map(str, self.takes))
+
+    def options(self, n: int) -> Iterator[Heaps]:
+        for t in self.takes:
+            if t <= n:
+                yield (n - t,)
+
+
+class InfiniteSubtraction(HeapGame):
+    """Subtract any member of an infinite set (primes, squares, triangular, multiples)."""
+
+    def __init__(self, kind: str, modulus: int = 0, excluded: tuple[int, ...] = ()) -> None:
+        self.kind = kind
+        self.modulus = modulus
+        self.excluded = excluded
+        if kind == "multiples-of":
+            self.spec = f"subtraction:multiples-of:{modulus}"
+        elif kind == "all-but":
+            self.spec = "subtraction:all-but:" + ",".join(map(str, excluded))
+        else:
+            self.spec = f"subtraction:{kind}"
+
+    def contains(self, t: int) -> bool:
+        """True when ``t`` is in the subtraction set."""
+        if t <= 0:
+            return False
+        if self.kind == "primes":
+            return t >= 2 and all(t % d for d in range(2, math.isqrt(t) + 1))
+        if self.kind == "squares":
+            return math.isqrt(t) ** 2 == t
+        if self.kind == "triangular":
+            r = math.isqrt(8 * t + 1)
+            return r * r == 8 * t + 1
+        if self.kind == "multiples-of":
+            return t % self.modulus == 0
+        if self.kind == "all-but":
+            return t not in self.excluded
+        raise AssertionError(self.kind)
+
+    def members_up_to(self, n: int) -> list[int]:
+        """The members of the set that are at most ``n``, ascending."""
+        return [t for t in range(1, n + 1) if self.contains(t)]
+
+    def options(self, n: int) -> Iterator[Heaps]:
+        for t in range(1, n + 1):
+            if self.contains(t):
+                yield (n - t,)
+
+
+def parse_number_list(text: str, what: str) -> tuple[int, ...]:
+    """Parse ``1,3,4`` or ``1..5`` (or a mix: ``1..3,7``) into positive integers."""
+    values: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if ".." in part:
+            lo_s, _, hi_s = part.partition("..")
+            lo = parse_int(lo_s, what, low=1, high=MAX_TAKE)
+            hi = parse_int(hi_s, what, low=1, high=MAX_TAKE)
+            if hi < lo:
+                raise SpecError(f"empty range {part!r} in {what}")
+            if hi - lo > 10_000:
+                raise SpecError(f"range {part!r} in {what} is too long")
+            values.extend(range(lo, hi + 1))
+        else:
+            values.append(parse_int(part, what, low=1, high=MAX_TAKE))
+    if len(values) > 10_000:
+        raise SpecError(f"{what} has more than 10000 members")
+    return tuple(values)
+
+
+@family("nim", "one heap; take any positive number of tokens", "nim")
+def _nim(args: str | None) -> Nim:
+    no_args("nim", args)
+    return Nim()
+
+
+_INFINITE = ("primes", "squares", "triangular")
+
+
+@family(
+    "subtraction",
+    "one heap; take a number of tokens from a set (finite list, or primes, squares, "
+    "triangular, multiples-of:K, all-but:LIST)",
+    "subtraction:1,3,4",
+    aliases=("sub",),
+)
+def _subtraction(args: str | None) -> HeapGame:
+    text = need_args("subtraction", args, "a subtraction set").strip().lower()
+    if text in _INFINITE:
+        return InfiniteSubtraction(text)
+    if text.startswith("multiples-of:"):
+        k = parse_int(text.partition(":")[2], "the modulus of multiples-of", low=1, high=MAX_TAKE)
+        return InfiniteSubtraction("multiples-of", modulus=k)
+    if text.startswith("all-but:"):
+        excluded = tuple(sorted(set(parse_number_list(text.partition(":")[2], "all-but"))))
+        return InfiniteSubtraction("all-but", excluded=excluded)
+    return Subtraction(parse_number_list(text, "the subtraction set"))
+
+
+@family("knim", "one heap; take 1..K tokens (subtraction:1,...,K)", "knim:3", aliases=("k-nim",))
+def _knim(args: str | None) -> Subtraction:
+    k = parse_int(need_args("knim", args, "K"), "K of knim", low=1, high=MAX_TAKE)
+    return Subtraction(tuple(range(1, k + 1)), spec=f"knim:{k}")
+
+
+@family(
+    "half-heap",
+    "one heap; take 1..floor(n/2) tokens (seed 000's modified Nim)",
+    "half-heap",
+    aliases=("take-half", "half"),
+)
+def _half(args: str | None) -> TakeFraction:
+    no_args("half-heap", args)
+    return TakeFraction(1, 2, spec="half-heap")
+
+
+@family("take-fraction", "one heap; take 1..floor(P*n/Q) tokens", "take-fraction:2/3")
+def _fraction(args: str | None) -> TakeFraction:
+    text = need_args("take-fraction", args, "a fraction P/Q")
+    p_s, sep, q_s = text.partition("/")
+    if not sep:
+        raise SpecError(f"take-fraction needs P/Q, got {text!r}")
+    p = parse_int(p_s, "P of take-fraction", low=1, high=10**6)
+    q = parse_int(q_s, "Q of take-fraction", low=1, high=10**6)
+    frac = Fraction(p, q)
+    if frac == Fraction(1, 2):
+        return TakeFraction(1, 2, spec="half-heap")
+    return TakeFraction(frac.numerator, frac.denominator)

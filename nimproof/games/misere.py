@@ -1,0 +1,52 @@
+"""Misère play of any family: the player who cannot move wins.
+
+The table of a misère heap game holds misère nim-values (CGSuite's
+``MisereNimValue``): 1 at a terminal position, otherwise the mex over the
+options. They are not additive, so positions with several heaps are always
+evaluated as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from nimproof.errors import SpecError
+from nimproof.games.base import Game, HeapGame, Position, canonical_heaps
+from nimproof.games.registry import family, need_args
+
+
+class Misere(Game):
+    """Misère play of ``base``; positions are the base game's (an ``int`` heap is one heap)."""
+
+    misere = True
+
+    def __init__(self, base: Game) -> None:
+        if base.misere:
+            raise SpecError("misère of a misère game is not supported")
+        self.base = base
+        self.spec = f"misere:{base.spec}"
+
+    @property
+    def heap_base(self) -> HeapGame | None:
+        """The base game when it is a one-heap rule (positions are then multisets of heaps)."""
+        return self.base if isinstance(self.base, HeapGame) else None
+
+    def moves(self, position: Position) -> Iterator[Position]:
+        if self.heap_base is not None:
+            heaps = (position,) if isinstance(position, int) else canonical_heaps(position)  # type: ignore[arg-type]
+            yield from self.base.moves(heaps)
+        else:
+            yield from self.base.moves(position)
+
+
+@family(
+    "misere",
+    "misère play of any family (the table holds misère nim-values)",
+    "misere:nim",
+    aliases=("misère",),
+    multi_heap=False,
+)
+def _misere(args: str | None) -> Misere:
+    from nimproof.games.registry import parse_spec
+
+    return Misere(parse_spec(need_args("misere", args, "the spec of a family")))

@@ -1,0 +1,76 @@
+"""Multi-heap games that are not sums: Moore's Nim_k and staircase Nim."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, product
+
+from nimproof.games.base import MultiHeapGame, Position
+from nimproof.games.registry import family, need_args, no_args, parse_int
+
+
+class Moore(MultiHeapGame):
+    """Moore's Nim_k: a move lowers between 1 and ``k`` heaps (by any positive amounts)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.spec = f"moore:{k}"
+
+    def moves(self, position: Position) -> Iterator[Position]:
+        heaps = tuple(position)  # type: ignore[arg-type]
+        nonempty = [i for i, a in enumerate(heaps) if a > 0]
+        for size in range(1, min(self.k, len(nonempty)) + 1):
+            for chosen in combinations(nonempty, size):
+                for lowered in product(*(range(heaps[i]) for i in chosen)):
+                    new = list(heaps)
+                    for i, value in zip(chosen, lowered, strict=True):
+                        new[i] = value
+                    yield tuple(new)
+
+
+class Staircase(MultiHeapGame):
+    """Staircase Nim: stairs 1..h (index 0 is stair 1, next to the floor).
+
+    A move carries a positive number of coins from stair ``i`` down to stair
+    ``i - 1``; coins on stair 1 leave the game. (Seed 004 numbers the floor as
+    stair 1 and forbids moves from it: the same game shifted by one stair.)
+    Moves raise the lower pile, so a box of heap sizes is not closed under
+    moves; the total number of coins never grows.
+    """
+
+    spec = "staircase"
+    lowers_heaps = False
+
+    def moves(self, position: Position) -> Iterator[Position]:
+        piles = tuple(position)  # type: ignore[arg-type]
+        for i, a in enumerate(piles):
+            for c in range(1, a + 1):
+                new = list(piles)
+                new[i] -= c
+                if i > 0:
+                    new[i - 1] += c
+                yield tuple(new)
+
+
+@family(
+    "moore",
+    "Moore's Nim_K on several heaps: a move lowers 1..K heaps",
+    "moore:2",
+    aliases=("moores-nim", "nim-k"),
+    multi_heap=True,
+)
+def _moore(args: str | None) -> Moore:
+    k = parse_int(need_args("moore", args, "K"), "K of moore", low=1, high=64)
+    return Moore(k)
+
+
+@family(
+    "staircase",
+    "staircase Nim: coins move one stair down; coins on stair 1 leave",
+    "staircase",
+    aliases=("staircase-nim",),
+    multi_heap=True,
+)
+def _staircase(args: str | None) -> Staircase:
+    no_args("staircase", args)
+    return Staircase()

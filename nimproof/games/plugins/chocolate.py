@@ -1,0 +1,45 @@
+"""The chocolate bar with a stone (seed 001).
+
+An ``m x n`` bar has a stone in square ``(i, j)`` (0-based row and column).
+A move breaks the bar along one grid line and eats the part without the
+stone; the player left with the single square holding the stone cannot move
+and loses. The text's answer: the game is 4-heap Nim on the distances from
+the stone to the four edges, ``(i, m-1-i, j, n-1-j)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from nimproof.errors import UsageError
+from nimproof.games.base import PluginGame, Position
+
+
+class ChocolateBar(PluginGame):
+    """Positions are ``(m, n, i, j)``: bar size and the stone's row and column."""
+
+    name = "chocolate"
+    summary = "m x n chocolate bar with a stone at (i, j); break and eat the part without it"
+    example = "plugin:chocolate"
+
+    def moves(self, position: Position) -> Iterator[Position]:
+        m, n, i, j = position  # type: ignore[misc]
+        for r in range(1, m):  # break between rows r-1 and r
+            yield (r, n, i, j) if i < r else (m - r, n, i - r, j)
+        for c in range(1, n):
+            yield (m, c, i, j) if j < c else (m, n - c, i, j - c)
+
+    def parse_position(self, words: Sequence[str]) -> Position:
+        if len(words) != 4 or not all(w.isdigit() for w in words):
+            raise UsageError("a chocolate position is four numbers: m n i j (stone at row i, column j)")
+        m, n, i, j = (int(w) for w in words)
+        if not (0 <= i < m and 0 <= j < n):
+            raise UsageError(f"the stone ({i}, {j}) is not on a {m} x {n} bar")
+        return (m, n, i, j)
+
+    def positions(self, bound: int) -> Iterator[Position]:
+        for m in range(1, bound + 1):
+            for n in range(1, bound + 1):
+                for i in range(m):
+                    for j in range(n):
+                        yield (m, n, i, j)

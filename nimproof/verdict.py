@@ -1,0 +1,205 @@
+"""The one verdict type, used by every proof method, the command line and the reports.
+
+A verdict never claims more than was checked:
+
+* ``proved`` comes with a :class:`Scope`: ``all`` positions, positions whose
+  heaps (or total) are below ``2**width``, or positions up to an explicit
+  ``bound``;
+* ``refuted`` comes with a :class:`Counterexample` that was re-checked by the
+  reference implementation (``rechecked``) before it is reported;
+* ``unknown`` is an answer (a timeout, a method that does not apply), never a
+  crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["proved", "refuted", "unknown"]
+ScopeKind = Literal["all", "width", "bound", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which positions a ``proved`` covers.
+
+    ``measure`` says what ``width``/``bound`` limits: ``"heap"`` (every heap,
+    or the single heap ``n``), ``"total"`` (the total number of tokens, for
+    games like staircase Nim whose moves raise some heaps), ``"value"`` (every
+    variable of an identity), or ``"size"`` (a plugin game's own size).
+    """
+
+    kind: ScopeKind
+    width: int | None = None
+    bound: int | None = None
+    measure: str = "heap"
+    heaps: int | None = None
+
+    def rank(self) -> tuple[int, int]:
+        """Orders scopes by strength: all > width > bound > none (ties by size)."""
+        if self.kind == "all":
+            return (3, 0)
+        if self.kind == "width":
+            return (2, self.width or 0)
+        if self.kind == "bound":
+            return (1, self.bound or 0)
+        return (0, 0)
+
+    def describe(self) -> str:
+        """A short English phrase for tables and reports."""
+        heaps = f" ({self.heaps} heaps)" if self.heaps else ""
+        if self.kind == "all":
+            return f"all positions{heaps}"
+        noun = {"heap": "each heap", "total": "total tokens", "value": "each variable", "size": "size"}.get(
+            self.measure, self.measure
+        )
+        if self.kind == "width":
+            return f"{noun} < 2^{self.width}{heaps}"
+        if self.kind == "bound":
+            return f"{noun} <= {self.bound}{heaps}"
+        return "nothing"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "measure": self.measure}
+        if self.width is not None:
+            out["width"] = self.width
+        if self.bound is not None:
+            out["bound"] = self.bound
+        if self.heaps is not None:
+            out["heaps"] = self.heaps
+        return out
+
+
+NO_SCOPE = Scope("none")
+
+
+@dataclass(frozen=True, slots=True)
+class Counterexample:
+    """A point where a claim fails, with what it breaks and how that was re-checked.
+
+    ``condition`` is one of: ``"value"`` (the claimed value differs from the
+    true one), ``"condition-1"`` (a move between two positions of equal
+    claimed value, or from a P-position to a P-position), ``"condition-2"``
+    (a value below the claimed one, or a P-position, that no move reaches),
+    ``"terminal"`` (misère: a terminal position claimed to be P),
+    ``"identity"`` (an identity is false at these values), ``"sum"`` (the
+    value of a sum differs from the xor of its parts), ``"period"`` (a table
+    value breaks the claimed period), ``"undefined"`` (the formula is
+    undefined there).
+    """
+
+    position: Any
+    condition: str
+    explanation: str
+    claimed: Any = None
+    actual: Any = None
+    move: Any = None
+    rechecked: bool = False
+    recheck: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": _jsonable(self.position),
+            "condition": self.condition,
+            "claimed": _jsonable(self.claimed),
+            "actual": _jsonable(self.actual),
+            "move": _jsonable(self.move),
+            "explanation": self.explanation,
+            "rechecked": self.rechecked,
+            "recheck": self.recheck,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MethodResult:
+    """What one proof method established for one claim."""
+
+    method: str
+    status: Status
+    scope: Scope = NO_SCOPE
+    detail: str = ""
+    seconds: float = 0.0
+    counterexample: Counterexample | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "status": self.status,
+            "scope": self.scope.to_json(),
+            "detail": self.detail,
+            "seconds": round(self.seconds, 4),
+            "counterexample": self.counterexample.to_json() if self.counterexample else None,
+            "stats": {k: _jsonable(v) for k, v in self.stats.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The combined result of every method run on one claim."""
+
+    claim_id: str
+    status: Status
+    scope: Scope
+    methods: tuple[MethodResult, ...]
+    counterexample: Counterexample | None = None
+    expect: str = "proved"
+    seconds: float = 0.0
+
+    @property
+    def meets_expectation(self) -> bool:
+        """True when the claim reached what its file expects (``proved`` or ``refuted``)."""
+        return self.status == self.expect
+
+    @classmethod
+    def combine(
+        cls, claim_id: str, results: list[MethodResult], expect: str = "proved", seconds: float = 0.0
+    ) -> Verdict:
+        """Combine method results soundly.
+
+        A re-checked counterexample from any method refutes. Otherwise the
+        strongest ``proved`` scope wins. A counterexample that could not be
+        re-checked never refutes (the verdict is then ``unknown`` unless some
+        other method proves).
+        """
+        refuting = [r for r in results if r.status == "refuted" and r.counterexample and r.counterexample.rechecked]
+        if refuting:
+            best = refuting[0]
+            return cls(claim_id, "refuted", NO_SCOPE, tuple(results), best.counterexample, expect, seconds)
+        proved = [r for r in results if r.status == "proved"]
+        if proved:
+            best = max(proved, key=lambda r: r.scope.rank())
+            return cls(claim_id, "proved", best.scope, tuple(results), None, expect, seconds)
+        return cls(claim_id, "unknown", NO_SCOPE, tuple(results), None, expect, seconds)
+
+    def methods_used(self) -> list[str]:
+        """Names of the methods that contributed to the status."""
+        if self.status == "proved":
+            return [m.method for m in self.methods if m.status == "proved"]
+        if self.status == "refuted":
+            return [m.method for m in self.methods if m.status == "refuted"]
+        return [m.method for m in self.methods]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.claim_id,
+            "status": self.status,
+            "expect": self.expect,
+            "meets_expectation": self.meets_expectation,
+            "scope": self.scope.to_json(),
+            "methods": [m.to_json() for m in self.methods],
+            "methods_used": self.methods_used(),
+            "counterexample": self.counterexample.to_json() if self.counterexample else None,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, tuple | list):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if hasattr(x, "item"):  # numpy scalars
+        return x.item()
+    return x
