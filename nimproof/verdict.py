@@ -49,6 +49,8 @@ class Scope:
     def describe(self) -> str:
         """A short English phrase for tables and reports."""
         heaps = f" ({self.heaps} heaps)" if self.heaps else ""
+        if self.measure == "listed":
+            return "the listed positions"
         if self.kind == "all":
             return f"all positions{heaps}"
         noun = {"heap": "each heap", "total": "total tokens", "value": "each variable", "size": "size"}.get(

@@ -1,0 +1,157 @@
+"""Everything a proof method needs about one claim, parsed and validated once.
+
+:func:`prepare` turns a :class:`~nimproof.claims.Claim` into a
+:class:`ClaimContext`: the game object, the parsed formula (with the right
+free variables for the claim's kind), the parsed witness, the parameter
+values. A claim that cannot be prepared (unknown game, malformed formula,
+missing heap count) is unusable input: :class:`ClaimError`, exit code 2.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimproof.claims.model import Claim
+from nimproof.errors import ClaimError, UsageError
+from nimproof.expr import parse
+from nimproof.expr.nodes import Node
+from nimproof.games import Game, HeapGame, MultiHeapGame, PluginGame, parse_spec
+from nimproof.games.misere import Misere
+from nimproof.games.sums import Sum
+
+#: Built-in winning-move witnesses (see :mod:`nimproof.provers.witnesses`).
+BUILTIN_WITNESSES = ("nim", "misere-nim", "moore", "staircase")
+
+
+@dataclass
+class ClaimContext:
+    """A prepared claim. ``formula`` is None for kinds without one."""
+
+    claim: Claim
+    game: Game | None
+    formula: Node | None
+    params: dict[str, int]
+    witness_name: str | None = None
+    witness: Node | None = None
+    components: tuple[HeapGame, ...] = ()
+    deadline: float = field(default=0.0)
+
+    @property
+    def heaps(self) -> int | None:
+        return self.claim.heaps
+
+    @property
+    def kind(self) -> str:
+        return self.claim.kind
+
+    @property
+    def misere(self) -> bool:
+        return bool(self.game is not None and self.game.misere)
+
+    @property
+    def heap_game(self) -> HeapGame | None:
+        """The one-heap rule behind the claim's game (itself, or the base of a misère game)."""
+        if isinstance(self.game, HeapGame):
+            return self.game
+        if isinstance(self.game, Misere) and isinstance(self.game.base, HeapGame):
+            return self.game.base
+        return None
+
+    @property
+    def one_heap(self) -> bool:
+        """True for a claim about single heaps of a heap game (variable ``n``)."""
+        return self.kind == "grundy" and self.heaps is None and self.heap_game is not None
+
+    def time_left(self) -> float:
+        """Seconds until this claim's deadline (infinite when none was set)."""
+        return float("inf") if not self.deadline else self.deadline - time.monotonic()
+
+    def option(self, method: str, key: str, default: Any) -> Any:
+        """An option of a check from the claim file, or ``default``."""
+        return self.claim.checks.get(method, {}).get(key, default)
+
+
+def prepare(claim: Claim) -> ClaimContext:
+    """Parse and validate ``claim``; raises :class:`ClaimError` naming the claim."""
+    try:
+        return _prepare(claim)
+    except ClaimError:
+        raise
+    except UsageError as exc:
+        raise ClaimError(f"claim {claim.id!r}: {exc}") from None
+
+
+def _prepare(claim: Claim) -> ClaimContext:
+    params = dict(claim.params)
+    scalars_params = tuple(params)
+    game: Game | None = parse_spec(claim.game) if claim.game else None
+    ctx = ClaimContext(claim, game, None, params)
+    kind = claim.kind
+    if kind in ("grundy", "p_positions"):
+        assert game is not None
+        multi = claim.heaps is not None or isinstance(game, (MultiHeapGame, PluginGame))
+        if isinstance(game, Misere) and not isinstance(game.base, HeapGame) and claim.heaps is None:
+            multi = True
+        if kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
+            raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
+        if isinstance(game, MultiHeapGame) and not isinstance(game, Sum) and claim.heaps is None:
+            raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
+        if isinstance(game, Sum):
+            if claim.heaps is not None and claim.heaps != len(game.components):
+                raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
+        assert claim.formula is not None
+        result = "int" if kind == "grundy" else "bool"
+        if multi:
+            ctx.formula = parse(claim.formula, scalars=scalars_params, sequences=("h",), result=result)
+        else:
+            ctx.formula = parse(claim.formula, scalars=("n", *scalars_params), result=result)
+        if claim.witness:
+            _prepare_witness(ctx, multi)
+    elif kind == "identity":
+        if not claim.variables:
+            raise ClaimError(f"claim {claim.id!r}: an identity needs 'variables'")
+        clash = set(claim.variables) & set(params)
+        if clash:
+            raise ClaimError(f"claim {claim.id!r}: {sorted(clash)} are both variables and parameters")
+        assert claim.formula is not None
+        ctx.formula = parse(claim.formula, scalars=(*claim.variables, *scalars_params), result="bool")
+    elif kind == "sum_rule":
+        comps: list[HeapGame] = []
+        for spec in claim.components:
+            g = parse_spec(spec)
+            if not isinstance(g, HeapGame):
+                raise ClaimError(f"claim {claim.id!r}: sum component {spec!r} is not a one-heap family")
+            comps.append(g)
+        if len(comps) < 2:
+            raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")
+        ctx.components = tuple(comps)
+        ctx.game = Sum(comps)
+    elif kind == "periodic":
+        if not isinstance(game, HeapGame):
+            raise ClaimError(f"claim {claim.id!r}: a periodic claim needs a one-heap game")
+    elif kind in ("value", "sequence"):
+        if kind == "value" and len(claim.positions) != len(claim.values):
+            raise ClaimError(f"claim {claim.id!r}: 'positions' and 'values' differ in length")
+        if claim.winning_moves and len(claim.winning_moves) != len(claim.positions):
+            raise ClaimError(f"claim {claim.id!r}: 'winning_moves' needs one list per position")
+        for v in claim.values:
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ClaimError(f"claim {claim.id!r}: values must be non-negative whole numbers")
+    return ctx
+
+
+def _prepare_witness(ctx: ClaimContext, multi: bool) -> None:
+    text = (ctx.claim.witness or "").strip()
+    if text in BUILTIN_WITNESSES:
+        ctx.witness_name = text
+        return
+    if multi:
+        raise ClaimError(
+            f"claim {ctx.claim.id!r}: a multi-heap witness must be one of {', '.join(BUILTIN_WITNESSES)}"
+        )
+    # A one-heap witness: a formula in n, v (the value to reach) and j (ranging over bit
+    # positions) that names a heap a move from n should reach.
+    ctx.witness = parse(text, scalars=("n", "v", "j", *ctx.params), result="int")
+    ctx.witness_name = "formula"

@@ -1,0 +1,143 @@
+"""Random deep positions as extra evidence (hypothesis), never as a proof.
+
+Samples positions with 64-bit heaps (and many heaps), picks random legal
+moves and checks the claim's first local condition on them (no move joins
+two positions of equal claimed value, or two P-positions); identities are
+evaluated at random 64-bit values. A failure is shrunk by hypothesis and
+re-checked with exact arithmetic and the family's move definition; then it
+refutes. Otherwise the result is ``unknown`` with the number of samples:
+evidence, not proof.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from nimproof.errors import EvalError
+from nimproof.games import HeapGame
+from nimproof.games.heap import IntervalGame, Subtraction
+from nimproof.games.misere import Misere
+from nimproof.games.multi import Moore, Staircase
+from nimproof.provers import recheck
+from nimproof.provers.context import ClaimContext
+from nimproof.provers.moves import heap_move_legal, is_move
+from nimproof.verdict import Counterexample, MethodResult
+
+NAME = "hypothesis"
+
+
+def _heap_target(game: HeapGame, n: int, r: int) -> int | None:
+    """A legal target from a heap of ``n`` chosen by the random number ``r`` (None: no move)."""
+    if isinstance(game, Subtraction):
+        legal = [t for t in game.takes if t <= n]
+        return n - legal[r % len(legal)] if legal else None
+    if isinstance(game, IntervalGame):
+        lo, hi = game.move_interval(n)
+        return lo + r % (hi - lo) if hi > lo else None
+    return None
+
+
+def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+    """Sample ``examples`` random positions (``width``-bit heaps) and moves."""
+    t0 = time.monotonic()
+    examples = int(options.get("examples", 200))
+    width = int(options.get("width", 64))
+    big = st.integers(0, (1 << width) - 1)
+    found: list[Counterexample] = []
+    checker = _checker(ctx, found)
+    if checker is None:
+        return MethodResult(NAME, "unknown", detail="no random check applies to this claim")
+    strategy = _strategy(ctx, big)
+    cfg = settings(max_examples=examples, database=None, derandomize=True, deadline=None,
+                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+    test = cfg(given(strategy)(checker))
+    try:
+        test()
+    except AssertionError:
+        pass
+    seconds = time.monotonic() - t0
+    if found:
+        cx = found[-1]  # hypothesis replays the shrunk example last
+        return MethodResult(NAME, "refuted", detail="random search found a violation", seconds=seconds,
+                            counterexample=cx, stats={"examples": examples})
+    return MethodResult(NAME, "unknown", detail=f"{examples} random samples with {width}-bit values passed "
+                        "(evidence, not proof)", seconds=seconds, stats={"examples": examples, "width": width})
+
+
+def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
+    if ctx.kind == "identity":
+        return st.fixed_dictionaries({v: big for v in ctx.claim.variables})
+    if ctx.one_heap:
+        return st.tuples(big, big)
+    h = ctx.heaps or 2
+    return st.tuples(st.lists(big, min_size=h, max_size=h), st.lists(big, min_size=h, max_size=h),
+                     st.integers(0, h - 1))
+
+
+def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
+    game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
+    if ctx.kind == "identity":
+        def check_identity(point: dict[str, int]) -> None:
+            try:
+                ok = bool(recheck.formula_at(ctx, point))
+            except EvalError as exc:
+                found.append(recheck.undefined_at(ctx, point, exc))
+                raise AssertionError from None
+            if not ok:
+                found.append(Counterexample(point, "identity", f"The identity is false at "
+                                            f"{recheck.describe_position(ctx, point)}.", True, False, None, True,
+                                            "exact integer evaluation"))
+                raise AssertionError
+        return check_identity
+    if ctx.one_heap and isinstance(game, HeapGame) and not game.splits:
+        def check_heap(sample: tuple[int, int]) -> None:
+            n, r = sample
+            m = _heap_target(game, n, r)
+            if m is None or not heap_move_legal(game, n, m):
+                return
+            _cond1(ctx, n, m, found)
+        return check_heap
+    if ctx.kind in ("grundy", "p_positions") and ctx.heaps and isinstance(game, HeapGame | Moore | Staircase):
+        def check_multi(sample: tuple[list[int], list[int], int]) -> None:
+            p, rs, i = sample
+            q = list(p)
+            if isinstance(game, HeapGame):
+                m = _heap_target(game, p[i], rs[i])
+                if m is None:
+                    return
+                q[i] = m
+            elif isinstance(game, Moore):
+                for j in range(min(game.k, len(p))):
+                    idx = (i + j) % len(p)
+                    if p[idx] > 0:
+                        q[idx] = rs[idx] % p[idx]
+            else:
+                if p[i] == 0:
+                    return
+                c = 1 + rs[i] % p[i]
+                q[i] -= c
+                if i > 0:
+                    q[i - 1] += c
+            if q == p or not is_move(ctx.game, p, q):
+                return
+            _cond1(ctx, tuple(p), tuple(q), found)
+        return check_multi
+    return None
+
+
+def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> None:
+    try:
+        a, b = recheck.formula_at(ctx, p), recheck.formula_at(ctx, q)
+    except EvalError as exc:
+        found.append(recheck.undefined_at(ctx, p, exc))
+        raise AssertionError from None
+    violated = (a and b) if ctx.kind == "p_positions" else (a == b)
+    if violated:
+        what = "two claimed P-positions" if ctx.kind == "p_positions" else f"two positions the claim values {a}"
+        found.append(Counterexample(p, "condition-1", f"The move {p} -> {q} joins {what}.", a, None, q, True,
+                                    "exact evaluation and the move definition"))
+        raise AssertionError

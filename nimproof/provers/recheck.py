@@ -1,0 +1,228 @@
+"""Independent re-checks of counterexamples, and their explanation in words.
+
+A solver or a fast kernel may *find* a counterexample; it is only reported
+after the checks here confirm it with exact integer evaluation of the formula
+(:func:`nimproof.expr.evaluate`), the family's own move definition
+(:mod:`nimproof.provers.moves`) and, where the position is small enough, the
+plain reference implementation (:mod:`nimproof.engines.reference`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from nimproof.engines import reference
+from nimproof.errors import EvalError
+from nimproof.expr import evaluate
+from nimproof.games import HeapGame
+from nimproof.games.heap import IntervalGame, Subtraction
+from nimproof.games.misere import Misere
+from nimproof.games.multi import Staircase
+from nimproof.provers.context import ClaimContext
+from nimproof.verdict import Counterexample
+
+#: Largest number of positions the reference may explore to re-check one counterexample.
+REFERENCE_BUDGET = 300_000
+
+
+def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = None) -> Any:
+    """The exact value of the claim's formula at ``position`` (raises EvalError where undefined)."""
+    assert ctx.formula is not None
+    env: dict[str, Any] = dict(ctx.params)
+    if ctx.one_heap:
+        env["n"] = int(position)
+    elif ctx.kind == "identity":
+        env.update(position)
+    else:
+        env["h"] = tuple(int(x) for x in position)
+    if extra:
+        env.update(extra)
+    return evaluate(ctx.formula, env)
+
+
+def heap_cost(game: HeapGame, n: int) -> float:
+    """A rough count of the work the reference needs for the table up to ``n``."""
+    if isinstance(game, Subtraction):
+        return n * len(game.takes)
+    if game.splits:
+        return n**2 * (n if "8" in getattr(game, "code", "") else 1) / 2
+    return n * n / 2
+
+
+def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
+    """The reference value of heap ``n`` of the claim's game, or None when too costly."""
+    game = ctx.game
+    base = ctx.heap_game
+    assert base is not None and game is not None
+    if heap_cost(base, n) > 3e7:
+        return None
+    if isinstance(game, Misere):
+        if base.splits and n > 40:
+            return None
+        return reference.value(game, n)
+    return reference.heap_table(base, n)[n]
+
+
+def position_count(game: object, position: Sequence[int]) -> float:
+    """An upper bound on the positions reachable from ``position`` (for budgeting)."""
+    if isinstance(game, Staircase) or (isinstance(game, Misere) and isinstance(game.base, Staircase)):
+        total = sum(position)
+        return math.comb(total + len(position), len(position))
+    out = 1.0
+    for x in position:
+        out *= x + 1
+    return out
+
+
+def true_position_value(ctx: ClaimContext, position: Sequence[int], cache: dict[Hashable, int]) -> int | None:
+    """The reference value (Grundy or misère nim-value) of a multi-heap position, or None if too big."""
+    game = ctx.game
+    assert game is not None
+    if position_count(game, position) > REFERENCE_BUDGET:
+        return None
+    from nimproof.games.sums import Sum
+
+    if isinstance(game, Sum):
+        return reference.value(game, game.position(position), cache)
+    return reference.value(game, tuple(position), cache)
+
+
+def describe_position(ctx: ClaimContext, position: Any) -> str:
+    """How a position is written in explanations."""
+    if ctx.one_heap:
+        return f"heap {position}"
+    if ctx.kind == "identity":
+        return ", ".join(f"{k} = {v}" for k, v in position.items())
+    return "heaps (" + ", ".join(map(str, position)) + ")"
+
+
+def is_p(ctx: ClaimContext, value: int) -> bool:
+    """A position is P (the previous player wins) when its (misère) nim-value is 0."""
+    return value == 0
+
+
+def value_mismatch(
+    ctx: ClaimContext, position: Any, claimed: Any, actual: int, how: str, move: Any = None
+) -> Counterexample:
+    """A counterexample where the claimed value or outcome differs from the reference value."""
+    where = describe_position(ctx, position)
+    if ctx.kind == "p_positions":
+        says = "a P-position" if claimed else "not a P-position"
+        truth = "a P-position" if actual == 0 else f"an N-position (value {actual})"
+        text = f"At {where} the claim says {says}, but the reference implementation computes {truth}."
+        if move is not None and actual != 0:
+            text += f" Winning move: to {move}."
+    else:
+        text = f"At {where} the claim gives {claimed}, but the true value is {actual}."
+        if move is not None:
+            text += f" {move}"
+    return Counterexample(position, "value", text, claimed, actual, move, True, how)
+
+
+def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Counterexample:
+    """A counterexample where the formula has no value (division by zero, negative bitwise operand)."""
+    where = describe_position(ctx, position)
+    return Counterexample(
+        position, "undefined", f"The formula is undefined at {where}: {error}.", None, None, None, True,
+        "exact integer evaluation",
+    )
+
+
+def smallest_heap_mismatch(ctx: ClaimContext, claimed: Sequence[int], table: Sequence[int]) -> int | None:
+    """The first heap where ``claimed`` and ``table`` differ."""
+    for i, (a, b) in enumerate(zip(claimed, table, strict=False)):
+        if a != b:
+            return i
+    return None
+
+
+def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample | None:
+    """Re-check a one-heap claim at heap ``n`` with the reference; None if it holds there.
+
+    Explains the failure with a move: for a claimed value equal to that of an
+    option, that option; for a claimed value that no option realises, the
+    missing value; for a claimed value that is too small, the option with the
+    claimed value.
+    """
+    try:
+        claimed = int(formula_at(ctx, n))
+    except EvalError as exc:
+        return undefined_at(ctx, n, exc)
+    actual = true_heap_value(ctx, n)
+    if actual is None or actual == claimed:
+        return None
+    move = _explain_heap_move(ctx, n, claimed)
+    return value_mismatch(ctx, n, claimed, actual, how, move)
+
+
+def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
+    base = ctx.heap_game
+    if base is None or base.splits or not isinstance(base, (IntervalGame, Subtraction)) and n > 5000:
+        return None
+    if base.splits:
+        return None
+    targets = sorted(set(base.heap_targets(n)))
+    values: dict[int, int] = {}
+    for m in targets:
+        try:
+            values[m] = int(formula_at(ctx, m))
+        except EvalError:
+            continue
+    same = [m for m, v in values.items() if v == claimed]
+    if same:
+        return f"The move {n} -> {same[0]} reaches a heap the claim also values {claimed}, which mex forbids."
+    if not targets:
+        expected = 1 if ctx.misere else 0
+        return f"Heap {n} has no move, so its value is {expected}."
+    missing = [v for v in range(claimed) if v not in values.values()]
+    if missing:
+        return f"No move from {n} reaches a heap the claim values {missing[0]}, so {claimed} is not the mex."
+    return None
+
+
+#: Most positions :func:`first_disagreement` will evaluate with the reference.
+RECHECK_POSITIONS = 5000
+
+
+def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexample | None:
+    """The smallest position reachable from ``point`` (itself included) where the claim is wrong.
+
+    Uses exact evaluation of the claim and the reference values only. Returns
+    None when every position examined agrees or the positions are too large.
+    """
+    import heapq
+
+    from nimproof.provers.moves import fixed_moves
+
+    game = ctx.game
+    assert game is not None
+    cache: dict[Hashable, int] = {}
+    seen = {point}
+    frontier = [(sum(point), point)]
+    examined = 0
+    while frontier and examined < RECHECK_POSITIONS:
+        _, pos = heapq.heappop(frontier)
+        examined += 1
+        actual = true_position_value(ctx, pos, cache)
+        if actual is None:
+            return None
+        try:
+            claimed = formula_at(ctx, pos)
+        except EvalError as exc:
+            return undefined_at(ctx, pos, exc)
+        wrong = (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else (claimed != actual)
+        if wrong:
+            move = None
+            if actual != 0 or (ctx.kind != "p_positions" and claimed != actual):
+                for option in fixed_moves(game, pos):
+                    if true_position_value(ctx, option, cache) == 0:
+                        move = option
+                        break
+            return value_mismatch(ctx, pos, claimed, actual, "reference implementation", move)
+        for option in fixed_moves(game, pos):
+            if option not in seen:
+                seen.add(option)
+                heapq.heappush(frontier, (sum(option), option))
+    return None

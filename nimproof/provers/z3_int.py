@@ -1,0 +1,220 @@
+"""z3 integer proofs: unbounded claims without bitwise operations, for **all** n.
+
+Over ``Int`` the domain is every non-negative integer (closed under moves),
+so an ``unsat`` answer proves the claim for all positions. Applies to
+identities and to one-heap Grundy claims whose formula and move rule are
+arithmetic (``n % (k+1)`` for k-Nim, for instance). The same local
+conditions, guards and re-checks as :mod:`.z3_bitvec` apply; condition 2 is
+discharged by the finite list of moves (finite subtraction sets), a witness
+formula without ``j``, or a quantified formula.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import z3
+
+from nimproof.errors import EvalError
+from nimproof.expr.to_z3 import Unsupported, compile_int
+from nimproof.provers import recheck
+from nimproof.provers.context import ClaimContext
+from nimproof.provers.moves import heap_move_legal, heap_moves
+from nimproof.verdict import Counterexample, MethodResult, Scope
+
+NAME = "z3_int"
+DEFAULT_TIMEOUT = 60.0
+
+
+class _Undecided(Exception):
+    pass
+
+
+def _all(guards: Any) -> z3.BoolRef:
+    g = list(guards)
+    return z3.And(*g) if g else z3.BoolVal(True)
+
+
+class _Solver:
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.calls = 0
+
+    def check(self, *constraints: z3.BoolRef) -> z3.ModelRef | None:
+        left = self.deadline - time.monotonic()
+        if left <= 0.05:
+            raise _Undecided("time limit reached")
+        s = z3.Solver()
+        s.set("timeout", max(1, int(left * 1000)))
+        s.add(*constraints)
+        self.calls += 1
+        r = s.check()
+        if r == z3.unsat:
+            return None
+        if r == z3.sat:
+            return s.model()
+        raise _Undecided(f"z3 returned unknown ({s.reason_unknown()})")
+
+
+def _val(model: z3.ModelRef, t: z3.ExprRef) -> int:
+    return model.eval(t, model_completion=True).as_long()  # type: ignore[attr-defined,no-any-return]
+
+
+def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+    """Prove the claim for all non-negative integers, or say why not."""
+    t0 = time.monotonic()
+    timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
+    solver = _Solver(time.monotonic() + min(timeout, max(ctx.time_left(), 0.1)))
+    try:
+        if ctx.kind == "identity":
+            cx = _identity(ctx, solver)
+            how = "identity over the integers"
+        elif ctx.one_heap:
+            cx, how = _one_heap(ctx, solver, options)
+        else:
+            raise Unsupported(f"z3_int applies to identities and one-heap Grundy claims, not {ctx.kind}")
+    except (_Undecided, Unsupported) as exc:
+        return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0,
+                            stats={"solver_calls": solver.calls})
+    stats = {"solver_calls": solver.calls}
+    if cx is not None:
+        return MethodResult(NAME, "refuted", detail=how, seconds=time.monotonic() - t0, counterexample=cx,
+                            stats=stats)
+    measure = "value" if ctx.kind == "identity" else "heap"
+    return MethodResult(NAME, "proved", Scope("all", measure=measure), how, time.monotonic() - t0, stats=stats)
+
+
+def _shrink(solver: _Solver, query: list[z3.BoolRef], var: z3.ArithRef) -> int:
+    model = solver.check(*query)
+    assert model is not None
+    best, lo = _val(model, var), 0
+    for _ in range(64):
+        if lo >= best:
+            break
+        mid = (lo + best) // 2
+        try:
+            found = solver.check(*query, var <= mid)
+        except _Undecided:
+            break
+        if found is None:
+            lo = mid + 1
+        else:
+            best = _val(found, var)
+    return best
+
+
+def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
+    assert ctx.formula is not None
+    xs = {name: z3.Int(name) for name in ctx.claim.variables}
+    c = compile_int(ctx.formula, {**xs, **ctx.params})
+    dom = [x >= 0 for x in xs.values()]
+    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(_all(c.guards)))]  # type: ignore[arg-type]
+    model = solver.check(*query)
+    if model is None:
+        return None
+    total = sum(xs.values())  # type: ignore[arg-type]
+    size = _shrink(solver, [*query], total)  # type: ignore[arg-type]
+    model = solver.check(*query, total == size)  # type: ignore[arg-type]
+    assert model is not None
+    point = {name: _val(model, x) for name, x in xs.items()}
+    try:
+        holds = bool(recheck.formula_at(ctx, point))
+    except EvalError as exc:
+        return recheck.undefined_at(ctx, point, exc)
+    if holds:
+        raise _Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
+    return Counterexample(point, "identity", f"The identity is false at {recheck.describe_position(ctx, point)}.",
+                          True, False, None, True, "exact integer evaluation")
+
+
+def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tuple[Counterexample | None, str]:
+    base = ctx.heap_game
+    assert base is not None and ctx.formula is not None
+    hm = heap_moves(base)
+    if hm is None:
+        raise Unsupported(f"{base.spec} has no symbolic move rule")
+    n, m, v = z3.Int("n"), z3.Int("m"), z3.Int("v")
+
+    def F(x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
+        c = compile_int(ctx.formula, {"n": x, **ctx.params})  # type: ignore[arg-type]
+        return c.term, _all(c.guards)  # type: ignore[return-value]
+
+    fn, gn = F(n)
+    dom = n >= 0
+    model = solver.check(dom, z3.Not(gn))
+    if model is not None:
+        raise _Undecided(f"a guard of the formula fails at n = {_val(model, n)}")
+
+    def legal(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        assert hm.relation is not None
+        c = compile_int(hm.relation, {"n": a, "m": b})
+        return z3.And(b >= 0, b < a, c.term, _all(c.guards))  # type: ignore[arg-type]
+
+    if hm.takes is not None:
+        options_of = [(n >= t, n - t) for t in hm.takes]
+        c1 = z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in options_of])
+    else:
+        rel = compile_int(hm.relation, {"n": n, "m": m})  # type: ignore[arg-type]
+        model = solver.check(dom, m >= 0, m < n, z3.Not(_all(rel.guards)))
+        if model is not None:
+            raise _Undecided(f"a guard of the move rule fails at n = {_val(model, n)}")
+        c1 = z3.And(legal(n, m), F(m)[0] == fn)
+    model = solver.check(dom, c1)
+    if model is not None:
+        k = _shrink(solver, [dom, c1], n)
+        cx = recheck.heap_counterexample(ctx, k, "reference implementation")
+        if cx is None:
+            model = solver.check(dom, c1, n == k)
+            assert model is not None
+            target = _val(model, m) if hm.takes is None else next(
+                k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t)
+            )
+            if heap_move_legal(base, k, target) and _equal(ctx, k, target):
+                a = int(recheck.formula_at(ctx, k))
+                cx = Counterexample(k, "condition-1", f"The move {k} -> {target} joins two heaps the claim "
+                                    f"values {a}.", a, None, target, True, "exact evaluation and the move rule")
+            else:
+                raise _Undecided("condition 1 model did not re-check")
+        return cx, "condition 1"
+    terminal: z3.BoolRef = z3.BoolVal(False)
+    if ctx.misere:
+        if hm.terminal is None:
+            raise Unsupported("no formula for the terminal heaps of this rule")
+        terminal = compile_int(hm.terminal, {"n": n}).term  # type: ignore[assignment]
+        bad = [dom, terminal, fn != 1]
+        if solver.check(*bad) is not None:
+            k = _shrink(solver, bad, n)
+            cx = recheck.heap_counterexample(ctx, k, "reference implementation")
+            if cx is None:
+                raise _Undecided(f"terminal condition fails at n = {k} but did not re-check")
+            return cx, "terminal condition"
+    if hm.takes is not None:
+        reach = z3.Or(*[z3.And(n >= t, F(n - t)[0] == v) for t in hm.takes])
+        how = "finite list of moves"
+    elif ctx.witness is not None:
+        from nimproof.expr.nodes import free_names
+
+        if "j" in free_names(ctx.witness):
+            raise Unsupported("the witness ranges over bit positions j; use z3_bitvec")
+        w = compile_int(ctx.witness, {"n": n, "v": v, "j": 0, **ctx.params})
+        reach = z3.And(_all(w.guards), legal(n, w.term), F(w.term)[0] == v)  # type: ignore[arg-type]
+        how = f"witness {ctx.claim.witness!r}"
+    else:
+        reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))
+        how = "quantified formula"
+    query = [dom, z3.Not(terminal), v >= 0, v < fn, z3.Not(reach)]
+    if solver.check(*query) is None:
+        return None, f"local conditions for all n; condition 2 by {how}"
+    k = _shrink(solver, query, n)
+    cx = recheck.heap_counterexample(ctx, k, "reference implementation")
+    if cx is None:
+        raise _Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
+    return cx, "condition 2"
+
+
+def _equal(ctx: ClaimContext, a: int, b: int) -> bool:
+    try:
+        return int(recheck.formula_at(ctx, a)) == int(recheck.formula_at(ctx, b))
+    except EvalError:
+        return False
