@@ -74,12 +74,12 @@ class _Solver:
         self.calls = 0
         self.seconds = 0.0
 
-    def check(self, *constraints: z3.BoolRef) -> z3.ModelRef | None:
+    def check(self, *constraints: z3.BoolRef, quantified: bool = False) -> z3.ModelRef | None:
         """The model of a satisfiable query, None for ``unsat``; raises _Undecided on timeout."""
         left = self.deadline - time.monotonic()
         if left <= 0.05:
             raise _Undecided("time limit reached")
-        s = z3.SolverFor("QF_BV") if not any(_has_quantifier(c) for c in constraints) else z3.Solver()
+        s = z3.Solver() if quantified else z3.SolverFor("QF_BV")
         s.set("timeout", max(1, int(left * 1000)))
         s.add(*constraints)
         t0 = time.monotonic()
@@ -91,12 +91,6 @@ class _Solver:
         if result == z3.sat:
             return s.model()
         raise _Undecided(f"z3 returned unknown ({s.reason_unknown()})")
-
-
-def _has_quantifier(e: z3.ExprRef) -> bool:
-    if z3.is_quantifier(e):
-        return True
-    return any(_has_quantifier(c) for c in e.children()) if z3.is_app(e) else False
 
 
 def _val(model: z3.ModelRef, term: z3.ExprRef) -> int:
@@ -293,11 +287,12 @@ def _one_heap(
         complete = True
         how = "quantified formula"
     query = [dom, z3.Not(terminal), z3.ULT(v, fn), z3.Not(reach)]
-    model = solver.check(*query)
-    if _note(notes, f"condition 2 by {how}") and model is None:
+    quantified = how == "quantified formula"
+    model = solver.check(*query, quantified=quantified)
+    _note(notes, f"condition 2 by {how}")
+    if model is None:
         return None
-    assert model is not None
-    k = _shrink(solver, query, n, width)
+    k = _shrink(solver, query, n, width, quantified)
     cx = recheck.heap_counterexample(ctx, k, "reference implementation")
     if cx is not None:
         return _Found(cx)
@@ -312,9 +307,10 @@ def _note(notes: list[str], text: str) -> bool:
     return True
 
 
-def _shrink(solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int) -> int:
+def _shrink(solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int,
+            quantified: bool = False) -> int:
     """The smallest ``n`` satisfying ``query`` that a bounded search finds (binary search on n)."""
-    model = solver.check(*query)
+    model = solver.check(*query, quantified=quantified)
     assert model is not None
     best = _val(model, n)
     lo = 0
@@ -323,7 +319,7 @@ def _shrink(solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: in
             break
         mid = (lo + best) // 2
         try:
-            found = solver.check(*query, z3.ULE(n, z3.BitVecVal(mid, width)))
+            found = solver.check(*query, z3.ULE(n, z3.BitVecVal(mid, width)), quantified=quantified)
         except _Undecided:
             break
         if found is None:
@@ -485,7 +481,8 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
         total = p[0]
         for x in p[1:]:
             total = total + x
-        dom = z3.ULT(total, top)  # width has enough headroom that the sum cannot wrap
+        # Every pile is below 2**w too, so with 4 + log2(h) spare bits the sum cannot wrap.
+        dom = z3.And(z3.ULT(total, top), *[z3.ULT(x, top) for x in p])
     else:
         dom = z3.And(*[z3.ULT(x, top) for x in p])
 
@@ -500,8 +497,8 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
     fq, _ = F(q)
     is_p_claim = ctx.kind == "p_positions"
 
-    def shrink_and_point(query: list[z3.BoolRef]) -> tuple[list[int], z3.ModelRef]:
-        model = solver.check(*query)
+    def shrink_and_point(query: list[z3.BoolRef], quantified: bool = False) -> tuple[list[int], z3.ModelRef]:
+        model = solver.check(*query, quantified=quantified)
         assert model is not None
         for _ in range(SHRINK_ROUNDS):
             size = sum(_val(model, x) for x in p)
@@ -512,7 +509,7 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
             for x in wide[1:]:
                 s = s + x
             try:
-                smaller = solver.check(*query, z3.ULT(s, z3.BitVecVal(size, width + 8)))
+                smaller = solver.check(*query, z3.ULT(s, z3.BitVecVal(size, width + 8)), quantified=quantified)
             except _Undecided:
                 break
             if smaller is None:
@@ -576,9 +573,10 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
         reach = z3.Exists(q, z3.And(mg.move(p, q), goal(q)))
     _note(notes, f"condition 2 by {how}")
     query = [dom, z3.Not(terminal), need, z3.Not(reach)]
-    if solver.check(*query) is None:
+    quantified = not candidates
+    if solver.check(*query, quantified=quantified) is None:
         return None
-    point, _ = shrink_and_point(query)
+    point, _ = shrink_and_point(query, quantified)
     cx = _multi_value_recheck(ctx, point)
     if cx is not None:
         return _Found(cx)
