@@ -1,0 +1,1 @@
+"""The ``nimproof`` command line: one module per command, assembled in :mod:`.main`."""
