@@ -53,9 +53,12 @@ class Scope:
             return "the listed positions"
         if self.kind == "all":
             return f"all positions{heaps}"
-        noun = {"heap": "each heap", "total": "total tokens", "value": "each variable", "size": "size"}.get(
-            self.measure, self.measure
-        )
+        noun = {
+            "heap": "each heap",
+            "total": "total tokens",
+            "value": "each variable",
+            "size": "size",
+        }.get(self.measure, self.measure)
         if self.kind == "width":
             return f"{noun} < 2^{self.width}{heaps}"
         if self.kind == "bound":
@@ -156,7 +159,11 @@ class Verdict:
 
     @classmethod
     def combine(
-        cls, claim_id: str, results: list[MethodResult], expect: str = "proved", seconds: float = 0.0
+        cls,
+        claim_id: str,
+        results: list[MethodResult],
+        expect: str = "proved",
+        seconds: float = 0.0,
     ) -> Verdict:
         """Combine method results soundly.
 
@@ -165,10 +172,16 @@ class Verdict:
         re-checked never refutes (the verdict is then ``unknown`` unless some
         other method proves).
         """
-        refuting = [r for r in results if r.status == "refuted" and r.counterexample and r.counterexample.rechecked]
+        refuting = [
+            r
+            for r in results
+            if r.status == "refuted" and r.counterexample and r.counterexample.rechecked
+        ]
         if refuting:
             best = refuting[0]
-            return cls(claim_id, "refuted", NO_SCOPE, tuple(results), best.counterexample, expect, seconds)
+            return cls(
+                claim_id, "refuted", NO_SCOPE, tuple(results), best.counterexample, expect, seconds
+            )
         proved = [r for r in results if r.status == "proved"]
         if proved:
             best = max(proved, key=lambda r: r.scope.rank())

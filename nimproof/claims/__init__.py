@@ -3,4 +3,13 @@
 from nimproof.claims.load import find_files, load_file, load_paths, parse_document
 from nimproof.claims.model import KINDS, METHODS, Claim, Source
 
-__all__ = ["KINDS", "METHODS", "Claim", "Source", "find_files", "load_file", "load_paths", "parse_document"]
+__all__ = [
+    "KINDS",
+    "METHODS",
+    "Claim",
+    "Source",
+    "find_files",
+    "load_file",
+    "load_paths",
+    "parse_document",
+]

@@ -22,7 +22,16 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
 _COMMON = {
-    "id", "statement", "kind", "game", "expect", "params", "source", "checks", "tags", "heaps",
+    "id",
+    "statement",
+    "kind",
+    "game",
+    "expect",
+    "params",
+    "source",
+    "checks",
+    "tags",
+    "heaps",
 }
 _KIND_FIELDS: dict[str, set[str]] = {
     "grundy": {"formula", "witness"},
@@ -65,7 +74,9 @@ def load_paths(paths: Iterable[str | Path], profile: str = "default") -> list[Cl
     for path in find_files(paths):
         for claim in load_file(path, profile):
             if claim.id in seen:
-                raise ClaimError(f"{path}: claim id {claim.id!r} is already used in {seen[claim.id]}")
+                raise ClaimError(
+                    f"{path}: claim id {claim.id!r} is already used in {seen[claim.id]}"
+                )
             seen[claim.id] = path
             claims.append(claim)
     return claims
@@ -89,12 +100,16 @@ def load_file(path: str | Path, profile: str = "default") -> list[Claim]:
     return list(parse_document(data, p, profile))
 
 
-def parse_document(data: dict[str, Any], path: Path | None = None, profile: str = "default") -> Iterator[Claim]:
+def parse_document(
+    data: dict[str, Any], path: Path | None = None, profile: str = "default"
+) -> Iterator[Claim]:
     """Claims of an already parsed TOML document."""
     where = str(path) if path else "<claims>"
     unknown = set(data) - {"claim"}
     if unknown:
-        raise ClaimError(f"{where}: unknown top-level key(s) {sorted(unknown)}; claims go in [[claim]] tables")
+        raise ClaimError(
+            f"{where}: unknown top-level key(s) {sorted(unknown)}; claims go in [[claim]] tables"
+        )
     tables = data.get("claim")
     if not isinstance(tables, list) or not tables:
         raise ClaimError(f"{where}: no [[claim]] tables")
@@ -131,7 +146,7 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
     axes: dict[str, list[int]] = {}
     params = table.get("params", {})
     if not isinstance(params, dict):
-        raise ClaimError(f"{where}: params must be a table, e.g. params = {{ k = \"1..10\" }}")
+        raise ClaimError(f'{where}: params must be a table, e.g. params = {{ k = "1..10" }}')
     for name, spec in params.items():
         if not name.isidentifier() or name in ("n", "m", "h", "v", "heaps"):
             raise ClaimError(f"{where}: {name!r} cannot be a parameter name")
@@ -198,7 +213,11 @@ def _axis(spec: Any, where: str, low: int = -(10**9), high: int = 10**9) -> list
         raise ClaimError(f"{where}: must be a whole number, a list or 'a..b'")
     if isinstance(spec, int):
         values = [spec]
-    elif isinstance(spec, list) and spec and all(isinstance(v, int) and not isinstance(v, bool) for v in spec):
+    elif (
+        isinstance(spec, list)
+        and spec
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in spec)
+    ):
         values = list(spec)
     elif isinstance(spec, str) and re.fullmatch(r"\s*-?\d+\s*\.\.\s*-?\d+\s*", spec):
         a, b = (int(x) for x in spec.split(".."))
@@ -224,14 +243,15 @@ def _checks(table: dict[str, Any], where: str, profile: str) -> dict[str, dict[s
     for layer in layers:
         if not isinstance(layer, dict):
             raise ClaimError(f"{where}: checks must be a table")
-        for method, options in layer.items():
+        for method, raw in layer.items():
             if method not in METHODS:
-                raise ClaimError(f"{where}: unknown check {method!r} (methods: {', '.join(METHODS)})")
-            if options is False:
+                raise ClaimError(
+                    f"{where}: unknown check {method!r} (methods: {', '.join(METHODS)})"
+                )
+            if raw is False:
                 merged.pop(method, None)
                 continue
-            if options is True:
-                options = {}
+            options = {} if raw is True else raw
             if not isinstance(options, dict):
                 raise ClaimError(f"{where}: options of check {method!r} must be a table")
             merged[method] = {**merged.get(method, {}), **options}
@@ -284,7 +304,9 @@ def _position_list(raw: Any, where: str) -> list[Any]:
     for p in raw:
         if isinstance(p, int) and not isinstance(p, bool) and p >= 0:
             out.append(p)
-        elif isinstance(p, list) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in p):
+        elif isinstance(p, list) and all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in p
+        ):
             out.append(tuple(p))
         else:
             raise ClaimError(f"{where}: a position is a heap size or a list of them, got {p!r}")

@@ -12,9 +12,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-ClaimKind = Literal["grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"]
-KINDS: tuple[str, ...] = ("grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence")
-METHODS: tuple[str, ...] = ("exhaustive", "z3_bitvec", "z3_int", "periodicity", "hypothesis", "reference")
+ClaimKind = Literal[
+    "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
+]
+KINDS: tuple[str, ...] = (
+    "grundy",
+    "p_positions",
+    "identity",
+    "sum_rule",
+    "periodic",
+    "value",
+    "sequence",
+)
+METHODS: tuple[str, ...] = (
+    "exhaustive",
+    "z3_bitvec",
+    "z3_int",
+    "periodicity",
+    "hypothesis",
+    "reference",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +44,12 @@ class Source:
     note: str = ""
 
     def to_json(self) -> dict[str, str]:
-        return {"seed": self.seed, "section": self.section, "wording": self.wording, "note": self.note}
+        return {
+            "seed": self.seed,
+            "section": self.section,
+            "wording": self.wording,
+            "note": self.note,
+        }
 
 
 @dataclass(frozen=True, slots=True)

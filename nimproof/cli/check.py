@@ -19,18 +19,38 @@ from nimproof.provers.moves import heap_moves
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="check a game against a proposed formula",
-                       description="Check a game family against a proposed Grundy formula or P-position rule.")
+    p = sub.add_parser(
+        "check",
+        help="check a game against a proposed formula",
+        description="Check a game family against a proposed Grundy formula or P-position rule.",
+    )
     p.add_argument("--game", required=True, metavar="SPEC", help="the game spec, e.g. knim:3")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--grundy", metavar="EXPR", help="claimed Grundy value, in n (or h with --heaps)")
-    what.add_argument("--p-positions", metavar="EXPR", help="predicate true exactly on P-positions, in h")
+    what.add_argument(
+        "--grundy", metavar="EXPR", help="claimed Grundy value, in n (or h with --heaps)"
+    )
+    what.add_argument(
+        "--p-positions", metavar="EXPR", help="predicate true exactly on P-positions, in h"
+    )
     p.add_argument("--heaps", type=bounded_int(1, 64, "--heaps"), help="number of heaps")
-    p.add_argument("--max-n", type=bounded_int(0, MAX_N, "--max-n"), help="exhaustive bound for one heap")
-    p.add_argument("--max-heap", type=bounded_int(0, 4096, "--max-heap"), help="exhaustive bound per heap")
+    p.add_argument(
+        "--max-n", type=bounded_int(0, MAX_N, "--max-n"), help="exhaustive bound for one heap"
+    )
+    p.add_argument(
+        "--max-heap", type=bounded_int(0, 4096, "--max-heap"), help="exhaustive bound per heap"
+    )
     p.add_argument("--width", type=bounded_int(1, 512, "--width"), help="z3 bit-vector width")
-    p.add_argument("--witness", metavar="W", help="winning-move witness: nim, misere-nim, moore, staircase or a formula")
-    p.add_argument("--timeout", type=bounded_int(1, 86400, "--timeout"), default=120, help="seconds (default 120)")
+    p.add_argument(
+        "--witness",
+        metavar="W",
+        help="winning-move witness: nim, misere-nim, moore, staircase or a formula",
+    )
+    p.add_argument(
+        "--timeout",
+        type=bounded_int(1, 86400, "--timeout"),
+        default=120,
+        help="seconds (default 120)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON verdict object")
     p.set_defaults(func=run)
 
@@ -42,8 +62,15 @@ def build_claim(args: argparse.Namespace) -> Claim:
     if kind == "p_positions" and args.heaps is None:
         raise UsageError("--p-positions needs --heaps")
     checks: dict[str, dict[str, Any]] = {}
-    claim = Claim(id="check", kind=kind, statement=f"{args.game}: {formula}", game=args.game, formula=formula,
-                  heaps=args.heaps, witness=args.witness)
+    claim = Claim(
+        id="check",
+        kind=kind,
+        statement=f"{args.game}: {formula}",
+        game=args.game,
+        formula=formula,
+        heaps=args.heaps,
+        witness=args.witness,
+    )
     ctx = prepare(claim)
     if ctx.one_heap:
         checks["exhaustive"] = {"max_n": args.max_n if args.max_n is not None else 1000}
@@ -51,15 +78,23 @@ def build_claim(args: argparse.Namespace) -> Claim:
         symbolic = base is not None and heap_moves(base) is not None
         if symbolic and ctx.formula is not None and not uses_bitwise(ctx.formula):
             checks["z3_int"] = {"timeout": args.timeout}
-        if symbolic and (args.width or ctx.formula is not None and uses_bitwise(ctx.formula)):
+        if symbolic and (args.width or (ctx.formula is not None and uses_bitwise(ctx.formula))):
             checks["z3_bitvec"] = {"width": args.width or 16, "timeout": args.timeout}
     else:
         key = "max_size" if claim.game and claim.game.startswith("plugin:") else "max_heap"
         checks["exhaustive"] = {key: args.max_heap if args.max_heap is not None else 7}
         if args.width:
             checks["z3_bitvec"] = {"width": args.width, "timeout": args.timeout}
-    return Claim(id="check", kind=kind, statement=claim.statement, game=args.game, formula=formula,
-                 heaps=args.heaps, witness=args.witness, checks=checks)
+    return Claim(
+        id="check",
+        kind=kind,
+        statement=claim.statement,
+        game=args.game,
+        formula=formula,
+        heaps=args.heaps,
+        witness=args.witness,
+        checks=checks,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,12 +108,17 @@ def run(args: argparse.Namespace) -> int:
     if verdict.status == "proved":
         console.print(f"  scope: {verdict.scope.describe()}", markup=False)
     for m in verdict.methods:
-        console.print(f"  {m.method}: {m.status}"
-                      f"{' (' + m.scope.describe() + ')' if m.status == 'proved' else ''}"
-                      f"{' - ' + m.detail if m.detail else ''} [{m.seconds:.2f}s]", markup=False)
+        console.print(
+            f"  {m.method}: {m.status}"
+            f"{' (' + m.scope.describe() + ')' if m.status == 'proved' else ''}"
+            f"{' - ' + m.detail if m.detail else ''} [{m.seconds:.2f}s]",
+            markup=False,
+        )
     if verdict.counterexample:
         cx = verdict.counterexample
         console.print(f"  counterexample: {cx.explanation}", markup=False)
         if cx.claimed is not None or cx.actual is not None:
-            console.print(f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False)
+            console.print(
+                f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
+            )
     return 0 if verdict.status != "refuted" else 1

@@ -32,7 +32,9 @@ def bounded_int(low: int, high: int, what: str) -> Any:
         if v < low:
             raise argparse.ArgumentTypeError(f"{what} must be at least {low}, got {v}")
         if v > high:
-            raise argparse.ArgumentTypeError(f"{what} must be at most {high}, got {v} (absurd bound)")
+            raise argparse.ArgumentTypeError(
+                f"{what} must be at most {high}, got {v} (absurd bound)"
+            )
         return v
 
     return convert

@@ -28,8 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (commands whose module is absent are left out)."""
     parser = _Parser(prog="nimproof", description="Machine-checked results about impartial games.")
     parser.add_argument("--version", action="version", version=f"nimproof {__version__}")
-    parser.add_argument("--plugin", action="append", default=[], metavar="FILE",
-                        help="load game plugins from a Python file (repeatable)")
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="load game plugins from a Python file (repeatable)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:

@@ -27,16 +27,34 @@ STATUS_STYLE = {"proved": "green", "refuted": "red", "unknown": "yellow"}
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="decide every claim in conjecture files",
-                       description="Decide every claim in the conjecture files under PATHS.")
-    p.add_argument("paths", nargs="*", default=["conjectures"], metavar="PATHS",
-                   help="files or folders of .toml conjecture files (default: conjectures/)")
+    p = sub.add_parser(
+        "verify",
+        help="decide every claim in conjecture files",
+        description="Decide every claim in the conjecture files under PATHS.",
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        default=["conjectures"],
+        metavar="PATHS",
+        help="files or folders of .toml conjecture files (default: conjectures/)",
+    )
     p.add_argument("--json", metavar="FILE", help="write machine-readable results to FILE")
-    p.add_argument("--profile", default="default", help="check profile: default or full (larger bounds)")
-    p.add_argument("--jobs", type=bounded_int(1, 64, "--jobs"), default=min(2, os.cpu_count() or 1),
-                   help="claims decided in parallel (default: 2)")
-    p.add_argument("--timeout", type=bounded_int(1, 86400, "--timeout"), default=600,
-                   help="seconds allowed per claim (default 600)")
+    p.add_argument(
+        "--profile", default="default", help="check profile: default or full (larger bounds)"
+    )
+    p.add_argument(
+        "--jobs",
+        type=bounded_int(1, 64, "--jobs"),
+        default=min(2, os.cpu_count() or 1),
+        help="claims decided in parallel (default: 2)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=bounded_int(1, 86400, "--timeout"),
+        default=600,
+        help="seconds allowed per claim (default 600)",
+    )
     p.add_argument("--filter", metavar="TEXT", help="only claims whose id contains TEXT")
     p.add_argument("--reports", metavar="DIR", help="also write Markdown reports to DIR")
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
@@ -78,15 +96,22 @@ def run(args: argparse.Namespace) -> int:
     summary = _summary(ordered, wall)
     if not args.quiet:
         _print_table(ordered)
-    line = (f"{summary['claims']} claims: {summary['proved']} proved, {summary['refuted']} refuted, "
-            f"{summary['unknown']} unknown; {summary['met']} met their expectation, {len(failed)} did not "
-            f"({wall:.1f} s)")
+    line = (
+        f"{summary['claims']} claims: {summary['proved']} proved, {summary['refuted']} refuted, "
+        f"{summary['unknown']} unknown; {summary['met']} met their expectation, {len(failed)} did not "
+        f"({wall:.1f} s)"
+    )
     console.print(line, style="bold red" if failed else "bold green", markup=False)
     for r in failed:
         v = r["verdict"]
         console.print(f"  {v['id']}: expected {v['expect']}, got {v['status']}", markup=False)
     if args.json:
-        payload = {"nimproof": __version__, "profile": args.profile, "summary": summary, "results": ordered}
+        payload = {
+            "nimproof": __version__,
+            "profile": args.profile,
+            "summary": summary,
+            "results": ordered,
+        }
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -124,9 +149,16 @@ def _print_table(results: list[dict[str, Any]]) -> None:
         from nimproof.verdict import Scope
 
         sc = v["scope"]
-        scope = Scope(sc["kind"], sc.get("width"), sc.get("bound"), sc.get("measure", "heap"), sc.get("heaps"))
+        scope = Scope(
+            sc["kind"], sc.get("width"), sc.get("bound"), sc.get("measure", "heap"), sc.get("heaps")
+        )
         ok = "yes" if v["meets_expectation"] else f"NO (expected {v['expect']})"
-        table.add_row(v["id"], f"[{STATUS_STYLE[v['status']]}]{v['status']}[/]",
-                      scope.describe() if v["status"] == "proved" else "-",
-                      ", ".join(v["methods_used"]), f"{v['seconds']:.2f}s", ok)
+        table.add_row(
+            v["id"],
+            f"[{STATUS_STYLE[v['status']]}]{v['status']}[/]",
+            scope.describe() if v["status"] == "proved" else "-",
+            ", ".join(v["methods_used"]),
+            f"{v['seconds']:.2f}s",
+            ok,
+        )
     console.print(table)

@@ -70,8 +70,12 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0) -> Verdict:
         except Exception as exc:  # a method's failure is an answer (unknown), not a crash
             last = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
-            result = MethodResult(name, "unknown", detail=f"internal error {type(exc).__name__}: {exc} ({where})",
-                                  seconds=time.monotonic() - start)
+            result = MethodResult(
+                name,
+                "unknown",
+                detail=f"internal error {type(exc).__name__}: {exc} ({where})",
+                seconds=time.monotonic() - start,
+            )
         results.append(result)
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break

@@ -98,13 +98,14 @@ def _prepare(claim: Claim) -> ClaimContext:
             raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
         if isinstance(game, MultiHeapGame) and not isinstance(game, Sum) and claim.heaps is None:
             raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
-        if isinstance(game, Sum):
-            if claim.heaps is not None and claim.heaps != len(game.components):
-                raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
+        if isinstance(game, Sum) and claim.heaps not in (None, len(game.components)):
+            raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
         assert claim.formula is not None
         result = "int" if kind == "grundy" else "bool"
         if multi:
-            ctx.formula = parse(claim.formula, scalars=scalars_params, sequences=("h",), result=result)
+            ctx.formula = parse(
+                claim.formula, scalars=scalars_params, sequences=("h",), result=result
+            )
         else:
             ctx.formula = parse(claim.formula, scalars=("n", *scalars_params), result=result)
         if claim.witness:
@@ -114,15 +115,21 @@ def _prepare(claim: Claim) -> ClaimContext:
             raise ClaimError(f"claim {claim.id!r}: an identity needs 'variables'")
         clash = set(claim.variables) & set(params)
         if clash:
-            raise ClaimError(f"claim {claim.id!r}: {sorted(clash)} are both variables and parameters")
+            raise ClaimError(
+                f"claim {claim.id!r}: {sorted(clash)} are both variables and parameters"
+            )
         assert claim.formula is not None
-        ctx.formula = parse(claim.formula, scalars=(*claim.variables, *scalars_params), result="bool")
+        ctx.formula = parse(
+            claim.formula, scalars=(*claim.variables, *scalars_params), result="bool"
+        )
     elif kind == "sum_rule":
         comps: list[HeapGame] = []
         for spec in claim.components:
             g = parse_spec(spec)
             if not isinstance(g, HeapGame):
-                raise ClaimError(f"claim {claim.id!r}: sum component {spec!r} is not a one-heap family")
+                raise ClaimError(
+                    f"claim {claim.id!r}: sum component {spec!r} is not a one-heap family"
+                )
             comps.append(g)
         if len(comps) < 2:
             raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")

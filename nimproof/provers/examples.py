@@ -54,15 +54,27 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         actual = reference.value(game, _key(ctx, pos), cache)
         if actual != expected:
             text = f"The value of {pos} is {actual}, not {expected} as claimed."
-            cx = Counterexample(pos, "value", text, expected, actual, None, True, "reference implementation")
-            return MethodResult(NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx)
+            cx = Counterexample(
+                pos, "value", text, expected, actual, None, True, "reference implementation"
+            )
+            return MethodResult(
+                NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
+            )
         engine_value = _engine_value(game, pos)
         if engine_value is not None and engine_value != actual:
-            return MethodResult(NAME, "unknown", detail=f"engine and reference disagree at {pos}",
-                                seconds=time.monotonic() - t0)
+            return MethodResult(
+                NAME,
+                "unknown",
+                detail=f"engine and reference disagree at {pos}",
+                seconds=time.monotonic() - t0,
+            )
         if ctx.claim.winning_moves:
             listed = {_normal(m) for m in ctx.claim.winning_moves[i]}
-            true = {_normal(q) for q in _moves(ctx, pos) if reference.value(game, _key(ctx, q), cache) == 0}
+            true = {
+                _normal(q)
+                for q in _moves(ctx, pos)
+                if reference.value(game, _key(ctx, q), cache) == 0
+            }
             if listed != true:
                 missing, extra = sorted(true - listed, key=str), sorted(listed - true, key=str)
                 text = f"At {pos} the winning moves are {sorted(true, key=str)}"
@@ -71,13 +83,28 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
                     text += f" ({extra} do not lead to a P-position)"
                 if missing:
                     text += f" (missing {missing})"
-                cx = Counterexample(pos, "winning-moves", text + ".", sorted(listed, key=str),
-                                    sorted(true, key=str), None, True, "reference implementation")
-                return MethodResult(NAME, "refuted", detail=text, seconds=time.monotonic() - t0,
-                                    counterexample=cx)
+                cx = Counterexample(
+                    pos,
+                    "winning-moves",
+                    text + ".",
+                    sorted(listed, key=str),
+                    sorted(true, key=str),
+                    None,
+                    True,
+                    "reference implementation",
+                )
+                return MethodResult(
+                    NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
+                )
     n = len(ctx.claim.positions)
-    return MethodResult(NAME, "proved", scope, f"{n} position(s) computed by direct mex",
-                        time.monotonic() - t0, stats={"positions": n})
+    return MethodResult(
+        NAME,
+        "proved",
+        scope,
+        f"{n} position(s) computed by direct mex",
+        time.monotonic() - t0,
+        stats={"positions": n},
+    )
 
 
 def _normal(move: Any) -> Any:
@@ -88,7 +115,7 @@ def _engine_value(game: object, pos: Any) -> int | None:
     from nimproof.engines import position_value
 
     try:
-        return int(position_value(game, pos))  # type: ignore[arg-type]
+        return int(position_value(game, pos))
     except Exception:  # the engine does not cover every game; the reference already decided
         return None
 
@@ -108,14 +135,27 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
         ref = reference.heap_table(game, last)
     if table != ref:
         k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
-        return MethodResult(NAME, "unknown", detail=f"engine and reference disagree at n = {k}",
-                            seconds=time.monotonic() - t0)
+        return MethodResult(
+            NAME,
+            "unknown",
+            detail=f"engine and reference disagree at n = {k}",
+            seconds=time.monotonic() - t0,
+        )
     for i, v in enumerate(claimed):
         n = ctx.claim.offset + i
         if ref[n] != v:
-            text = f"At heap {n} (term {i + 1} of the listed sequence) the value is {ref[n]}, not {v}."
+            text = (
+                f"At heap {n} (term {i + 1} of the listed sequence) the value is {ref[n]}, not {v}."
+            )
             cx = Counterexample(n, "value", text, v, ref[n], None, True, "reference implementation")
-            return MethodResult(NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx)
-    return MethodResult(NAME, "proved", Scope("all", measure="listed"),
-                        f"{len(claimed)} values from heap {ctx.claim.offset}, engine and reference agree",
-                        time.monotonic() - t0, stats={"values": len(claimed)})
+            return MethodResult(
+                NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
+            )
+    return MethodResult(
+        NAME,
+        "proved",
+        Scope("all", measure="listed"),
+        f"{len(claimed)} values from heap {ctx.claim.offset}, engine and reference agree",
+        time.monotonic() - t0,
+        stats={"values": len(claimed)},
+    )

@@ -68,7 +68,9 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     except _TooLarge as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     except EvalError as exc:
-        return MethodResult(NAME, "unknown", detail=f"cannot evaluate: {exc}", seconds=time.monotonic() - t0)
+        return MethodResult(
+            NAME, "unknown", detail=f"cannot evaluate: {exc}", seconds=time.monotonic() - t0
+        )
     status, scope, cx, detail, stats = result
     return MethodResult(NAME, status, scope, detail, time.monotonic() - t0, cx, stats)
 
@@ -118,10 +120,10 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
     tv = 1 if ctx.misere else 0
     n_all = len(F)
     if isinstance(base, Subtraction):
-        return kernels.mex_takes(F, np.asarray(base.takes, dtype=np.int64), tv)  # type: ignore[no-any-return]
+        return kernels.mex_takes(F, np.asarray(base.takes, dtype=np.int64), tv)
     if isinstance(base, IntervalGame):
         lo = np.asarray([base.move_interval(n)[0] for n in range(n_all)], dtype=np.int64)
-        return kernels.mex_interval(F, lo, tv)  # type: ignore[no-any-return]
+        return kernels.mex_interval(F, lo, tv)
     if isinstance(base, (InfiniteSubtraction, Rule)):
         starts = [0]
         targets: list[int] = []
@@ -139,15 +141,15 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
                 legal = np.broadcast_to(ok & ~undefined, m.shape)
                 targets.extend(int(x) for x in m[legal])
                 starts.append(len(targets))
-        return kernels.mex_targets(  # type: ignore[no-any-return]
+        return kernels.mex_targets(
             F, np.asarray(starts, dtype=np.int64), np.asarray(targets, dtype=np.int64), tv
         )
     if ctx.misere:
         return None  # split positions are not single heaps in misère play
     if isinstance(base, Octal):
-        return kernels.mex_octal(F, np.asarray(base.digits, dtype=np.int64))  # type: ignore[no-any-return]
+        return kernels.mex_octal(F, np.asarray(base.digits, dtype=np.int64))
     if isinstance(base, GrundysGame):
-        return kernels.mex_grundys_game(F)  # type: ignore[no-any-return]
+        return kernels.mex_grundys_game(F)
     return None
 
 
@@ -169,9 +171,15 @@ def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
             try:
                 recheck.formula_at(ctx, undefined_at)
             except EvalError as exc:
-                return "refuted", Scope("none"), recheck.undefined_at(ctx, undefined_at, exc), "", {}
+                return (
+                    "refuted",
+                    Scope("none"),
+                    recheck.undefined_at(ctx, undefined_at, exc),
+                    "",
+                    {},
+                )
         G = one_step_mex(ctx, F)
-        table = grundy_table(ctx.game, bound)  # type: ignore[arg-type]
+        table = grundy_table(ctx.game, bound)
         if G is not None:
             diff = np.flatnonzero(G != F)
             if diff.size:
@@ -180,35 +188,62 @@ def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
                 if cx is None:
                     # The mex step says the claim fails at n0; the reference disagrees or is too costly.
                     cx = Counterexample(
-                        n0, "value",
+                        n0,
+                        "value",
                         f"At heap {n0} the claim gives {int(F[n0])}, but the mex over its options is "
                         f"{int(G[n0])} (not re-checked: the reference is too costly at this size).",
-                        int(F[n0]), int(G[n0]), None, False, "",
+                        int(F[n0]),
+                        int(G[n0]),
+                        None,
+                        False,
+                        "",
                     )
                 return "refuted", Scope("none"), cx, f"local conditions fail first at n = {n0}", {}
             if not np.array_equal(table, F):
                 k = int(np.flatnonzero(table != F)[0])
-                return ("unknown", Scope("none"), None,
-                        f"the claim satisfies the local conditions but the engine table differs at n = {k}: "
-                        "an engine bug, reported instead of a verdict", {})
+                return (
+                    "unknown",
+                    Scope("none"),
+                    None,
+                    f"the claim satisfies the local conditions but the engine table differs at n = {k}: "
+                    "an engine bug, reported instead of a verdict",
+                    {},
+                )
         else:
             diff = np.flatnonzero(table != F)
             if diff.size:
                 n0 = int(diff[0])
                 cx = recheck.heap_counterexample(ctx, n0, "reference implementation")
                 if cx is None:
-                    return ("unknown", Scope("none"), None,
-                            f"the engine table differs from the claim at n = {n0}, not confirmed by the reference", {})
+                    return (
+                        "unknown",
+                        Scope("none"),
+                        None,
+                        f"the engine table differs from the claim at n = {n0}, not confirmed by the reference",
+                        {},
+                    )
                 return "refuted", Scope("none"), cx, f"the table differs first at n = {n0}", {}
             ref_n = min(bound, 40 if ctx.misere else 400)
-            ref = [recheck.true_heap_value(ctx, n) for n in range(ref_n + 1)] if ctx.misere else (
-                reference.heap_table(base, ref_n))
+            ref = (
+                [recheck.true_heap_value(ctx, n) for n in range(ref_n + 1)]
+                if ctx.misere
+                else (reference.heap_table(base, ref_n))
+            )
             if list(map(int, F[: ref_n + 1])) != ref:
                 return ("unknown", Scope("none"), None, "engine table and reference disagree", {})
         checked = bound
-    how = "one-step mex over the claimed values and the engine table" if G is not None else "engine table"
-    return ("proved", Scope("bound", bound=checked, measure="heap"), None,
-            f"heaps 0..{checked}: {how} ({engine_name})", {"positions": checked + 1})
+    how = (
+        "one-step mex over the claimed values and the engine table"
+        if G is not None
+        else "engine table"
+    )
+    return (
+        "proved",
+        Scope("bound", bound=checked, measure="heap"),
+        None,
+        f"heaps 0..{checked}: {how} ({engine_name})",
+        {"positions": checked + 1},
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -244,12 +279,14 @@ def _shift_any(mask: np.ndarray, axis: int, lo: np.ndarray) -> np.ndarray:
     csum = np.cumsum(mask, axis=axis, dtype=np.int64)
     zero_shape = list(mask.shape)
     zero_shape[axis] = 1
-    csum = np.concatenate([np.zeros(zero_shape, dtype=np.int64), csum], axis=axis)  # csum[a] = #(m < a)
+    csum = np.concatenate(
+        [np.zeros(zero_shape, dtype=np.int64), csum], axis=axis
+    )  # csum[a] = #(m < a)
     b = mask.shape[axis]
     hi_idx = np.arange(b)
     upto_a = np.take(csum, hi_idx, axis=axis)
     upto_lo = np.take(csum, np.minimum(lo[:b], hi_idx), axis=axis)
-    return (upto_a - upto_lo) > 0  # type: ignore[no-any-return]
+    return (upto_a - upto_lo) > 0
 
 
 def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
@@ -321,7 +358,7 @@ def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     checked = -1
     for bound in _ladder(limit, 3):
         grids = np.meshgrid(*[np.arange(bound + 1, dtype=np.int64)] * h, indexing="ij")
-        values, undefined = evaluate_array(ctx.formula, {"h": list(grids), **ctx.params})  # type: ignore[arg-type]
+        values, undefined = evaluate_array(ctx.formula, {"h": list(grids), **ctx.params})
         if undefined.any():
             point = _first_by_size(undefined)
             try:
@@ -340,7 +377,7 @@ def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
             G = np.full(F.shape, -1, dtype=np.int64)
             top = int(F.max()) + 2 if F.size else 1
             for v in range(top):
-                hit = _reach(F == v, ctx, axes)
+                hit = _reach(v == F, ctx, axes)
                 G = np.where((G < 0) & ~hit, v, G)
             G = np.where(G < 0, top, G)
             if ctx.misere:
@@ -350,14 +387,28 @@ def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
             point = _first_by_size(bad)
             cx = recheck.first_disagreement(ctx, point)
             if cx is None:
-                cx = Counterexample(point, "value", f"The local conditions fail at {point} (not re-checked: "
-                                    "the reference is too costly here).", None, None, None, False, "")
+                cx = Counterexample(
+                    point,
+                    "value",
+                    f"The local conditions fail at {point} (not re-checked: "
+                    "the reference is too costly here).",
+                    None,
+                    None,
+                    None,
+                    False,
+                    "",
+                )
             return "refuted", Scope("none"), cx, f"local conditions fail first at {point}", {}
         _compare_engine(ctx, h, bound, values)
         checked = bound
-    return ("proved", Scope("bound", bound=checked, measure="heap", heaps=h), None,
-            f"every position with heaps 0..{checked} ({(checked + 1) ** h} positions): local conditions "
-            "by whole-array operations", {"positions": (checked + 1) ** h})
+    return (
+        "proved",
+        Scope("bound", bound=checked, measure="heap", heaps=h),
+        None,
+        f"every position with heaps 0..{checked} ({(checked + 1) ** h} positions): local conditions "
+        "by whole-array operations",
+        {"positions": (checked + 1) ** h},
+    )
 
 
 def _compare_engine(ctx: ClaimContext, h: int, bound: int, values: np.ndarray) -> None:
@@ -367,11 +418,13 @@ def _compare_engine(ctx: ClaimContext, h: int, bound: int, values: np.ndarray) -
     if (bound + 1) ** h > 2_000_000:
         return
     try:
-        table = multi_table(ctx.game, h, bound)  # type: ignore[arg-type]
+        table = multi_table(ctx.game, h, bound)
     except Exception:  # the engine may not cover this game; the local conditions already decided
         return
     if ctx.kind == "p_positions":
-        same = np.array_equal(np.asarray(table.p_positions, dtype=bool), np.asarray(values, dtype=bool))
+        same = np.array_equal(
+            np.asarray(table.p_positions, dtype=bool), np.asarray(values, dtype=bool)
+        )
     else:
         same = table.values is None or np.array_equal(table.values, values)
     if not same:
@@ -426,20 +479,35 @@ def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
                 claimed = recheck.formula_at(ctx, pos)
             except EvalError as exc:
                 return "refuted", Scope("none"), recheck.undefined_at(ctx, pos, exc), "", {}
-            wrong = (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else (claimed != actual)
+            wrong = (
+                (bool(claimed) != (actual == 0))
+                if ctx.kind == "p_positions"
+                else (claimed != actual)
+            )
             if wrong:
                 move = None
                 for q in game.moves(key):
                     if reference.value(game, q, cache) == 0:
                         move = q
                         break
-                return ("refuted", Scope("none"),
-                        recheck.value_mismatch(ctx, pos, claimed, actual, "reference implementation", move),
-                        f"first disagreement at {pos}", {})
+                return (
+                    "refuted",
+                    Scope("none"),
+                    recheck.value_mismatch(
+                        ctx, pos, claimed, actual, "reference implementation", move
+                    ),
+                    f"first disagreement at {pos}",
+                    {},
+                )
         checked, count = bound, len(positions)
     measure = "size" if plugin else "total" if _staircase(ctx) else "heap"
-    return ("proved", Scope("bound", bound=checked, measure=measure, heaps=h), None,
-            f"{count} positions compared with the reference (direct mex)", {"positions": count})
+    return (
+        "proved",
+        Scope("bound", bound=checked, measure=measure, heaps=h),
+        None,
+        f"{count} positions compared with the reference (direct mex)",
+        {"positions": count},
+    )
 
 
 def _staircase(ctx: ClaimContext) -> bool:
@@ -459,13 +527,19 @@ def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     if (limit + 1) ** len(names) > 20 * MAX_POSITIONS:
         raise _TooLarge("too many assignments")
     rest = names[1:]
-    grids = np.meshgrid(*[np.arange(limit + 1, dtype=np.int64)] * len(rest), indexing="ij") if rest else []
+    grids = (
+        np.meshgrid(*[np.arange(limit + 1, dtype=np.int64)] * len(rest), indexing="ij")
+        if rest
+        else []
+    )
     for first in range(limit + 1):
         env: dict[str, Any] = {names[0]: np.int64(first), **ctx.params}
         env.update(zip(rest, grids, strict=True))
         ok, undefined = evaluate_array(ctx.formula, env)
         bad = (~np.asarray(ok, dtype=bool)) | undefined
-        if np.broadcast_to(bad, np.broadcast_shapes(np.shape(bad), *(g.shape for g in grids))).any():
+        if np.broadcast_to(
+            bad, np.broadcast_shapes(np.shape(bad), *(g.shape for g in grids))
+        ).any():
             full = np.broadcast_to(bad, grids[0].shape) if grids else np.asarray([bool(bad)])
             rest_point = _first_by_size(full) if grids else ()
             point = {names[0]: first, **dict(zip(rest, rest_point, strict=True))}
@@ -474,14 +548,31 @@ def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
             except EvalError as exc:
                 return "refuted", Scope("none"), recheck.undefined_at(ctx, point, exc), "", {}
             if value:
-                return "unknown", Scope("none"), None, f"vectorised and exact evaluation disagree at {point}", {}
+                return (
+                    "unknown",
+                    Scope("none"),
+                    None,
+                    f"vectorised and exact evaluation disagree at {point}",
+                    {},
+                )
             text = f"The identity is false at {recheck.describe_position(ctx, point)}."
-            return ("refuted", Scope("none"),
-                    Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation"),
-                    "", {})
+            return (
+                "refuted",
+                Scope("none"),
+                Counterexample(
+                    point, "identity", text, True, False, None, True, "exact integer evaluation"
+                ),
+                "",
+                {},
+            )
     total = (limit + 1) ** len(names)
-    return ("proved", Scope("bound", bound=limit, measure="value"), None,
-            f"all {total} assignments with values 0..{limit}", {"positions": total})
+    return (
+        "proved",
+        Scope("bound", bound=limit, measure="value"),
+        None,
+        f"all {total} assignments with values 0..{limit}",
+        {"positions": total},
+    )
 
 
 def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
@@ -494,7 +585,9 @@ def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     tables = [grundy_table(c, limit) for c in comps]
     cache: dict[Hashable, int] = {}
     count = 0
-    for heaps in sorted(itertools.product(range(limit + 1), repeat=len(comps)), key=lambda p: (sum(p), p)):
+    for heaps in sorted(
+        itertools.product(range(limit + 1), repeat=len(comps)), key=lambda p: (sum(p), p)
+    ):
         direct = reference.value(game, game.position(heaps), cache)
         xor = 0
         for t, x in zip(tables, heaps, strict=True):
@@ -502,9 +595,23 @@ def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
         count += 1
         if direct != xor:
             parts = " xor ".join(str(int(t[x])) for t, x in zip(tables, heaps, strict=True))
-            text = (f"At heaps {heaps} the direct mex over joint positions gives {direct}, but the xor of "
-                    f"the parts' values is {parts} = {xor}.")
-            return "refuted", Scope("none"), Counterexample(heaps, "sum", text, xor, direct, None, True,
-                                                            "reference implementation"), "", {}
-    return ("proved", Scope("bound", bound=limit, measure="heap", heaps=len(comps)), None,
-            f"{count} joint positions: direct mex equals the xor of the engine tables", {"positions": count})
+            text = (
+                f"At heaps {heaps} the direct mex over joint positions gives {direct}, but the xor of "
+                f"the parts' values is {parts} = {xor}."
+            )
+            return (
+                "refuted",
+                Scope("none"),
+                Counterexample(
+                    heaps, "sum", text, xor, direct, None, True, "reference implementation"
+                ),
+                "",
+                {},
+            )
+    return (
+        "proved",
+        Scope("bound", bound=limit, measure="heap", heaps=len(comps)),
+        None,
+        f"{count} joint positions: direct mex equals the xor of the engine tables",
+        {"positions": count},
+    )

@@ -65,7 +65,9 @@ def mex_interval(F: np.ndarray, lo: np.ndarray, terminal_value: int) -> np.ndarr
 
 
 @njit(cache=True)
-def mex_targets(F: np.ndarray, starts: np.ndarray, targets: np.ndarray, terminal_value: int) -> np.ndarray:
+def mex_targets(
+    F: np.ndarray, starts: np.ndarray, targets: np.ndarray, terminal_value: int
+) -> np.ndarray:
     """``G[n]`` for explicit move lists: the targets of ``n`` are ``targets[starts[n]:starts[n+1]]``."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)

@@ -66,7 +66,9 @@ def heap_moves(game: HeapGame) -> HeapMoves | None:
             description=f"n -> m for n - floor({p}n/{q}) <= m < n",
         )
     if isinstance(game, Rule):
-        return HeapMoves(relation=game.predicate, terminal=None, description=f"n -> m when {game.text}")
+        return HeapMoves(
+            relation=game.predicate, terminal=None, description=f"n -> m when {game.text}"
+        )
     return None
 
 
@@ -135,7 +137,7 @@ def fixed_moves(game: object, position: Sequence[int]) -> list[tuple[int, ...]]:
     p = tuple(position)
     base = game.base if isinstance(game, Misere) else game
     if isinstance(base, (Moore, Staircase)):
-        return [tuple(q) for q in base.moves(p)]  # type: ignore[misc]
+        return [tuple(q) for q in base.moves(p)]
     comps = list(base.components) if isinstance(base, Sum) else [base] * len(p)
     out = []
     for i, comp in enumerate(comps):
@@ -143,5 +145,5 @@ def fixed_moves(game: object, position: Sequence[int]) -> list[tuple[int, ...]]:
         for parts in comp.options(p[i]):
             if len(parts) > 1:
                 continue
-            out.append(p[:i] + ((parts[0] if parts else 0),) + p[i + 1 :])
+            out.append((*p[:i], parts[0] if parts else 0, *p[i + 1 :]))
     return out

@@ -42,7 +42,9 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     claim = ctx.claim
     game = ctx.heap_game
     if ctx.kind != "periodic" or game is None or ctx.misere:
-        return MethodResult(NAME, "unknown", detail="applies to periodic claims on normal-play heap games")
+        return MethodResult(
+            NAME, "unknown", detail="applies to periodic claims on normal-play heap games"
+        )
     p, n0, s = claim.period or 1, claim.preperiod or 0, claim.saltus
     theorem, end = _window(game, p, n0, s, options)
     max_n = int(options.get("max_n", 0))
@@ -55,35 +57,75 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     ref = reference.heap_table(game, ref_n)
     if list(map(int, table[: ref_n + 1])) != ref:
         k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=False)) if a != b)
-        return MethodResult(NAME, "unknown", detail=f"engine and reference tables disagree at n = {k}",
-                            seconds=time.monotonic() - t0)
+        return MethodResult(
+            NAME,
+            "unknown",
+            detail=f"engine and reference tables disagree at n = {k}",
+            seconds=time.monotonic() - t0,
+        )
     stats["reference_checked_up_to"] = ref_n
-    check_to = (end if theorem else last - p + 1)
+    check_to = end if theorem else last - p + 1
     for n in range(n0, check_to):
         if int(table[n + p]) != int(table[n]) + s:
-            return _refute(ctx, n, p, s, table, ref, "period", t0,
-                           f"g({n + p}) = {int(table[n + p])} but g({n}) + {s} = {int(table[n]) + s}")
+            return _refute(
+                ctx,
+                n,
+                p,
+                s,
+                table,
+                ref,
+                "period",
+                t0,
+                f"g({n + p}) = {int(table[n + p])} but g({n}) + {s} = {int(table[n]) + s}",
+            )
     # Least preperiod and least period.
     if n0 > 0 and int(table[n0 - 1 + p]) == int(table[n0 - 1]) + s:
-        return _refute(ctx, n0 - 1, p, s, table, ref, "preperiod", t0,
-                       f"g({n0 - 1 + p}) = g({n0 - 1}) + {s} already, so the preperiod is smaller than {n0}")
+        return _refute(
+            ctx,
+            n0 - 1,
+            p,
+            s,
+            table,
+            ref,
+            "preperiod",
+            t0,
+            f"g({n0 - 1 + p}) = g({n0 - 1}) + {s} already, so the preperiod is smaller than {n0}",
+        )
     for d in range(1, p):
         if p % d or (s * d) % p:
             continue
         sd = s * d // p
         if all(int(table[n + d]) == int(table[n]) + sd for n in range(n0, n0 + p)):
             text = f"period {d} already holds from n = {n0} (one full period checked), so {p} is not the least"
-            cx = Counterexample(n0, "period", text, p, d, None, ref_n >= n0 + p + d, "reference table")
-            return MethodResult(NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx,
-                                stats=stats)
+            cx = Counterexample(
+                n0, "period", text, p, d, None, ref_n >= n0 + p + d, "reference table"
+            )
+            return MethodResult(
+                NAME,
+                "refuted",
+                detail=text,
+                seconds=time.monotonic() - t0,
+                counterexample=cx,
+                stats=stats,
+            )
     if theorem:
         stats.update(theorem=theorem, window_end=end)
-        return MethodResult(NAME, "proved", Scope("all", measure="heap"),
-                            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
-                            time.monotonic() - t0, stats=stats)
-    return MethodResult(NAME, "proved", Scope("bound", bound=last, measure="heap"),
-                        "no periodicity theorem applies; verified on the computed table",
-                        time.monotonic() - t0, stats=stats)
+        return MethodResult(
+            NAME,
+            "proved",
+            Scope("all", measure="heap"),
+            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
+            time.monotonic() - t0,
+            stats=stats,
+        )
+    return MethodResult(
+        NAME,
+        "proved",
+        Scope("bound", bound=last, measure="heap"),
+        "no periodicity theorem applies; verified on the computed table",
+        time.monotonic() - t0,
+        stats=stats,
+    )
 
 
 def _window(game: object, p: int, n0: int, s: int, options: dict[str, Any]) -> tuple[str, int]:
@@ -96,15 +138,39 @@ def _window(game: object, p: int, n0: int, s: int, options: dict[str, Any]) -> t
     if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
         t = game.last_index
         if options.get("margin", "cgsuite") == "guy-smith":
-            return f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t", 2 * n0 + p + t
-        return (f"Guy–Smith theorem, octal last digit index t = {t}, CGSuite's safer window 2n0 + 2p + t + 2",
-                2 * n0 + 2 * p + t + 2)
+            return (
+                f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",
+                2 * n0 + p + t,
+            )
+        return (
+            f"Guy–Smith theorem, octal last digit index t = {t}, CGSuite's safer window 2n0 + 2p + t + 2",
+            2 * n0 + 2 * p + t + 2,
+        )
     return "", 0
 
 
-def _refute(ctx: ClaimContext, n: int, p: int, s: int, table: np.ndarray, ref: list[int], cond: str,
-            t0: float, text: str) -> MethodResult:
+def _refute(
+    ctx: ClaimContext,
+    n: int,
+    p: int,
+    s: int,
+    table: np.ndarray,
+    ref: list[int],
+    cond: str,
+    t0: float,
+    text: str,
+) -> MethodResult:
     rechecked = n + p < len(ref)
-    cx = Counterexample(n, cond, text, int(table[n]) + s, int(table[n + p]), None, rechecked,
-                        "reference table" if rechecked else "")
-    return MethodResult(NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx)
+    cx = Counterexample(
+        n,
+        cond,
+        text,
+        int(table[n]) + s,
+        int(table[n + p]),
+        None,
+        rechecked,
+        "reference table" if rechecked else "",
+    )
+    return MethodResult(
+        NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
+    )

@@ -11,6 +11,7 @@ evidence, not proof.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -52,20 +53,35 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     if checker is None:
         return MethodResult(NAME, "unknown", detail="no random check applies to this claim")
     strategy = _strategy(ctx, big)
-    cfg = settings(max_examples=examples, database=None, derandomize=True, deadline=None,
-                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])
+    cfg = settings(
+        max_examples=examples,
+        database=None,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate, Phase.shrink],
+    )
     test = cfg(given(strategy)(checker))
-    try:
+    with contextlib.suppress(AssertionError):  # the failing input is recorded in `found`
         test()
-    except AssertionError:
-        pass
     seconds = time.monotonic() - t0
     if found:
         cx = found[-1]  # hypothesis replays the shrunk example last
-        return MethodResult(NAME, "refuted", detail="random search found a violation", seconds=seconds,
-                            counterexample=cx, stats={"examples": examples})
-    return MethodResult(NAME, "unknown", detail=f"{examples} random samples with {width}-bit values passed "
-                        "(evidence, not proof)", seconds=seconds, stats={"examples": examples, "width": width})
+        return MethodResult(
+            NAME,
+            "refuted",
+            detail="random search found a violation",
+            seconds=seconds,
+            counterexample=cx,
+            stats={"examples": examples},
+        )
+    return MethodResult(
+        NAME,
+        "unknown",
+        detail=f"{examples} random samples with {width}-bit values passed (evidence, not proof)",
+        seconds=seconds,
+        stats={"examples": examples, "width": width},
+    )
 
 
 def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
@@ -74,13 +90,17 @@ def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrate
     if ctx.one_heap:
         return st.tuples(big, big)
     h = ctx.heaps or 2
-    return st.tuples(st.lists(big, min_size=h, max_size=h), st.lists(big, min_size=h, max_size=h),
-                     st.integers(0, h - 1))
+    return st.tuples(
+        st.lists(big, min_size=h, max_size=h),
+        st.lists(big, min_size=h, max_size=h),
+        st.integers(0, h - 1),
+    )
 
 
 def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
     game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
     if ctx.kind == "identity":
+
         def check_identity(point: dict[str, int]) -> None:
             try:
                 ok = bool(recheck.formula_at(ctx, point))
@@ -88,20 +108,37 @@ def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
                 found.append(recheck.undefined_at(ctx, point, exc))
                 raise AssertionError from None
             if not ok:
-                found.append(Counterexample(point, "identity", f"The identity is false at "
-                                            f"{recheck.describe_position(ctx, point)}.", True, False, None, True,
-                                            "exact integer evaluation"))
+                found.append(
+                    Counterexample(
+                        point,
+                        "identity",
+                        f"The identity is false at {recheck.describe_position(ctx, point)}.",
+                        True,
+                        False,
+                        None,
+                        True,
+                        "exact integer evaluation",
+                    )
+                )
                 raise AssertionError
+
         return check_identity
     if ctx.one_heap and isinstance(game, HeapGame) and not game.splits:
+
         def check_heap(sample: tuple[int, int]) -> None:
             n, r = sample
             m = _heap_target(game, n, r)
             if m is None or not heap_move_legal(game, n, m):
                 return
             _cond1(ctx, n, m, found)
+
         return check_heap
-    if ctx.kind in ("grundy", "p_positions") and ctx.heaps and isinstance(game, HeapGame | Moore | Staircase):
+    if (
+        ctx.kind in ("grundy", "p_positions")
+        and ctx.heaps
+        and isinstance(game, HeapGame | Moore | Staircase)
+    ):
+
         def check_multi(sample: tuple[list[int], list[int], int]) -> None:
             p, rs, i = sample
             q = list(p)
@@ -125,6 +162,7 @@ def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
             if q == p or not is_move(ctx.game, p, q):
                 return
             _cond1(ctx, tuple(p), tuple(q), found)
+
         return check_multi
     return None
 
@@ -137,7 +175,21 @@ def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> No
         raise AssertionError from None
     violated = (a and b) if ctx.kind == "p_positions" else (a == b)
     if violated:
-        what = "two claimed P-positions" if ctx.kind == "p_positions" else f"two positions the claim values {a}"
-        found.append(Counterexample(p, "condition-1", f"The move {p} -> {q} joins {what}.", a, None, q, True,
-                                    "exact evaluation and the move definition"))
+        what = (
+            "two claimed P-positions"
+            if ctx.kind == "p_positions"
+            else f"two positions the claim values {a}"
+        )
+        found.append(
+            Counterexample(
+                p,
+                "condition-1",
+                f"The move {p} -> {q} joins {what}.",
+                a,
+                None,
+                q,
+                True,
+                "exact evaluation and the move definition",
+            )
+        )
         raise AssertionError

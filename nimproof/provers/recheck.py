@@ -67,7 +67,9 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
 
 def position_count(game: object, position: Sequence[int]) -> float:
     """An upper bound on the positions reachable from ``position`` (for budgeting)."""
-    if isinstance(game, Staircase) or (isinstance(game, Misere) and isinstance(game.base, Staircase)):
+    if isinstance(game, Staircase) or (
+        isinstance(game, Misere) and isinstance(game.base, Staircase)
+    ):
         total = sum(position)
         return math.comb(total + len(position), len(position))
     out = 1.0
@@ -76,7 +78,9 @@ def position_count(game: object, position: Sequence[int]) -> float:
     return out
 
 
-def true_position_value(ctx: ClaimContext, position: Sequence[int], cache: dict[Hashable, int]) -> int | None:
+def true_position_value(
+    ctx: ClaimContext, position: Sequence[int], cache: dict[Hashable, int]
+) -> int | None:
     """The reference value (Grundy or misère nim-value) of a multi-heap position, or None if too big."""
     game = ctx.game
     assert game is not None
@@ -111,7 +115,9 @@ def value_mismatch(
     if ctx.kind == "p_positions":
         says = "a P-position" if claimed else "not a P-position"
         truth = "a P-position" if actual == 0 else f"an N-position (value {actual})"
-        text = f"At {where} the claim says {says}, but the reference implementation computes {truth}."
+        text = (
+            f"At {where} the claim says {says}, but the reference implementation computes {truth}."
+        )
         if move is not None and actual != 0:
             text += f" Winning move: to {move}."
     else:
@@ -125,12 +131,20 @@ def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Countere
     """A counterexample where the formula has no value (division by zero, negative bitwise operand)."""
     where = describe_position(ctx, position)
     return Counterexample(
-        position, "undefined", f"The formula is undefined at {where}: {error}.", None, None, None, True,
+        position,
+        "undefined",
+        f"The formula is undefined at {where}: {error}.",
+        None,
+        None,
+        None,
+        True,
         "exact integer evaluation",
     )
 
 
-def smallest_heap_mismatch(ctx: ClaimContext, claimed: Sequence[int], table: Sequence[int]) -> int | None:
+def smallest_heap_mismatch(
+    ctx: ClaimContext, claimed: Sequence[int], table: Sequence[int]
+) -> int | None:
     """The first heap where ``claimed`` and ``table`` differ."""
     for i, (a, b) in enumerate(zip(claimed, table, strict=False)):
         if a != b:
@@ -159,7 +173,11 @@ def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample |
 
 def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
     base = ctx.heap_game
-    if base is None or base.splits or not isinstance(base, (IntervalGame, Subtraction)) and n > 5000:
+    if (
+        base is None
+        or base.splits
+        or (not isinstance(base, (IntervalGame, Subtraction)) and n > 5000)
+    ):
         return None
     if base.splits:
         return None
@@ -212,7 +230,9 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
             claimed = formula_at(ctx, pos)
         except EvalError as exc:
             return undefined_at(ctx, pos, exc)
-        wrong = (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else (claimed != actual)
+        wrong = (
+            (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else (claimed != actual)
+        )
         if wrong:
             move = None
             if actual != 0 or (ctx.kind != "p_positions" and claimed != actual):

@@ -94,7 +94,7 @@ class _Solver:
 
 
 def _val(model: z3.ModelRef, term: z3.ExprRef) -> int:
-    return model.eval(term, model_completion=True).as_long()  # type: ignore[attr-defined,no-any-return]
+    return model.eval(term, model_completion=True).as_long()
 
 
 def _all(guards: Sequence[z3.BoolRef]) -> z3.BoolRef:
@@ -105,7 +105,9 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     """Prove the claim's local conditions at each requested width (ascending)."""
     t0 = time.monotonic()
     widths = options.get("widths") or [options.get("width", 16)]
-    if not isinstance(widths, list) or not all(isinstance(w, int) and 1 <= w <= 1024 for w in widths):
+    if not isinstance(widths, list) or not all(
+        isinstance(w, int) and 1 <= w <= 1024 for w in widths
+    ):
         return MethodResult(NAME, "unknown", detail="widths must be whole numbers from 1 to 1024")
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     deadline = min(time.monotonic() + timeout, time.monotonic() + max(ctx.time_left(), 0.1))
@@ -117,16 +119,28 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
             outcome = _prove(ctx, w, solver, options, notes)
             if isinstance(outcome, _Found):
                 return MethodResult(
-                    NAME, "refuted", detail=f"counterexample at width {w}; " + "; ".join(notes),
-                    seconds=time.monotonic() - t0, counterexample=outcome.counterexample,
-                    stats={"solver_calls": solver.calls, "solver_seconds": round(solver.seconds, 3)},
+                    NAME,
+                    "refuted",
+                    detail=f"counterexample at width {w}; " + "; ".join(notes),
+                    seconds=time.monotonic() - t0,
+                    counterexample=outcome.counterexample,
+                    stats={
+                        "solver_calls": solver.calls,
+                        "solver_seconds": round(solver.seconds, 3),
+                    },
                 )
             proved.append(w)
     except (_Undecided, Unsupported) as exc:
         notes.append(f"width {w}: {exc}")
-    stats = {"widths_proved": proved, "solver_calls": solver.calls, "solver_seconds": round(solver.seconds, 3)}
+    stats = {
+        "widths_proved": proved,
+        "solver_calls": solver.calls,
+        "solver_seconds": round(solver.seconds, 3),
+    }
     if not proved:
-        return MethodResult(NAME, "unknown", detail="; ".join(notes), seconds=time.monotonic() - t0, stats=stats)
+        return MethodResult(
+            NAME, "unknown", detail="; ".join(notes), seconds=time.monotonic() - t0, stats=stats
+        )
     measure = "value" if ctx.kind == "identity" else "total" if _is_staircase(ctx) else "heap"
     scope = Scope("width", width=max(proved), measure=measure, heaps=ctx.heaps)
     return MethodResult(NAME, "proved", scope, "; ".join(notes), time.monotonic() - t0, stats=stats)
@@ -137,7 +151,9 @@ def _is_staircase(ctx: ClaimContext) -> bool:
     return isinstance(g, Staircase) or (isinstance(g, Misere) and isinstance(g.base, Staircase))
 
 
-def _prove(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]) -> _Found | None:
+def _prove(
+    ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]
+) -> _Found | None:
     if ctx.kind == "identity":
         return _identity(ctx, w, solver)
     if ctx.one_heap:
@@ -167,7 +183,9 @@ def _identity(ctx: ClaimContext, w: int, solver: _Solver) -> _Found | None:
         biggest = max(_val(model, x) for x in xs.values())
         if biggest == 0:
             break
-        smaller = solver.check(*query, *[z3.ULT(x, z3.BitVecVal(biggest, width)) for x in xs.values()])
+        smaller = solver.check(
+            *query, *[z3.ULT(x, z3.BitVecVal(biggest, width)) for x in xs.values()]
+        )
         if smaller is None:
             break
         model = smaller
@@ -177,9 +195,13 @@ def _identity(ctx: ClaimContext, w: int, solver: _Solver) -> _Found | None:
     except EvalError as exc:
         return _Found(recheck.undefined_at(ctx, point, exc))
     if holds:
-        raise _Undecided(f"the formula leaves the {width}-bit range at {point}; cannot decide at this width")
+        raise _Undecided(
+            f"the formula leaves the {width}-bit range at {point}; cannot decide at this width"
+        )
     text = f"The identity is false at {recheck.describe_position(ctx, point)}."
-    return _Found(Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation"))
+    return _Found(
+        Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation")
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -200,8 +222,8 @@ def _one_heap(
     n, m, v = z3.BitVec("n", width), z3.BitVec("m", width), z3.BitVec("v", width)
 
     def F(x: z3.BitVecRef) -> tuple[z3.BitVecRef, z3.BoolRef]:
-        c = compile_bv(ctx.formula, {"n": x, **ctx.params}, width)  # type: ignore[arg-type]
-        return c.term, _all(list(c.guards))  # type: ignore[return-value]
+        c = compile_bv(ctx.formula, {"n": x, **ctx.params}, width)
+        return c.term, _all(list(c.guards))
 
     fn, gn = F(n)
     dom = z3.ULT(n, top)
@@ -212,9 +234,10 @@ def _one_heap(
 
     legal: Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef] | None = None
     if hm.relation is not None:
+
         def legal(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BoolRef:
-            c = compile_bv(hm.relation, {"n": a, "m": b}, width)  # type: ignore[arg-type]
-            return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))  # type: ignore[arg-type]
+            c = compile_bv(hm.relation, {"n": a, "m": b}, width)
+            return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
 
         rel = compile_bv(hm.relation, {"n": n, "m": m}, width)
         model = solver.check(dom, z3.ULT(m, n), z3.Not(_all(list(rel.guards))))
@@ -227,12 +250,28 @@ def _one_heap(
 
     # Condition 1: no move between positions of equal claimed value.
     if hm.takes is not None:
-        c1 = z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in option_pairs(n)]) if option_pairs(n) else z3.BoolVal(False)
+        c1 = (
+            z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in option_pairs(n)])
+            if option_pairs(n)
+            else z3.BoolVal(False)
+        )
         model = solver.check(dom, c1)
         if model is not None:
-            found = _one_heap_cond1(ctx, base, hm, solver, [dom, c1], n, None, width, lambda md: next(
-                _val(md, q) for ok, q in option_pairs(n) if z3.is_true(md.eval(ok)) and _val(md, F(q)[0]) == _val(md, fn)
-            ))
+            found = _one_heap_cond1(
+                ctx,
+                base,
+                hm,
+                solver,
+                [dom, c1],
+                n,
+                None,
+                width,
+                lambda md: next(
+                    _val(md, q)
+                    for ok, q in option_pairs(n)
+                    if z3.is_true(md.eval(ok)) and _val(md, F(q)[0]) == _val(md, fn)
+                ),
+            )
             if found:
                 return found
             raise _Undecided("condition 1 model did not re-check")
@@ -250,9 +289,11 @@ def _one_heap(
     terminal: z3.BoolRef = z3.BoolVal(False)
     if ctx.misere:
         if hm.terminal is None:
-            raise Unsupported("no formula for the terminal heaps of this rule (needed in misère play)")
+            raise Unsupported(
+                "no formula for the terminal heaps of this rule (needed in misère play)"
+            )
         ct = compile_bv(hm.terminal, {"n": n}, width)
-        terminal = ct.term  # type: ignore[assignment]
+        terminal = ct.term
         model = solver.check(dom, terminal, fn != 1)
         if model is not None:
             k = _shrink(solver, [dom, terminal, fn != 1], n, width)
@@ -263,7 +304,11 @@ def _one_heap(
 
     # Condition 2: every smaller value is reached.
     if hm.takes is not None:
-        reach = z3.Or(*[z3.And(ok, F(q)[0] == v) for ok, q in option_pairs(n)]) if option_pairs(n) else z3.BoolVal(False)
+        reach = (
+            z3.Or(*[z3.And(ok, F(q)[0] == v) for ok, q in option_pairs(n)])
+            if option_pairs(n)
+            else z3.BoolVal(False)
+        )
         complete = True
         how = "finite list of moves"
     elif ctx.witness is not None:
@@ -272,8 +317,8 @@ def _one_heap(
         for j in range(max(1, min(count, 4 * width))):
             c = compile_bv(ctx.witness, {"n": n, "v": v, "j": j, **ctx.params}, width)
             target = c.term
-            ft, gt = F(target)  # type: ignore[arg-type]
-            cands.append(z3.And(_all(list(c.guards)), legal(n, target), gt, ft == v))  # type: ignore[misc,arg-type]
+            ft, gt = F(target)
+            cands.append(z3.And(_all(list(c.guards)), legal(n, target), gt, ft == v))
         reach = z3.Or(*cands)
         complete = False
         how = f"witness {ctx.claim.witness!r} expanded over j = 0..{len(cands) - 1}"
@@ -283,7 +328,7 @@ def _one_heap(
                 f"no witness: condition 2 needs a quantifier, tried only up to width "
                 f"{options.get('quantifier_max_width', QUANTIFIER_MAX_WIDTH)}"
             )
-        reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))  # type: ignore[misc]
+        reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))
         complete = True
         how = "quantified formula"
     query = [dom, z3.Not(terminal), z3.ULT(v, fn), z3.Not(reach)]
@@ -298,7 +343,9 @@ def _one_heap(
         return _Found(cx)
     if complete:
         raise _Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
-    raise _Undecided(f"the witness finds no move at n = {k}; the reference could not confirm a failure")
+    raise _Undecided(
+        f"the witness finds no move at n = {k}; the reference could not confirm a failure"
+    )
 
 
 def _note(notes: list[str], text: str) -> bool:
@@ -307,8 +354,9 @@ def _note(notes: list[str], text: str) -> bool:
     return True
 
 
-def _shrink(solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int,
-            quantified: bool = False) -> int:
+def _shrink(
+    solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int, quantified: bool = False
+) -> int:
     """The smallest ``n`` satisfying ``query`` that a bounded search finds (binary search on n)."""
     model = solver.check(*query, quantified=quantified)
     assert model is not None
@@ -343,7 +391,7 @@ def _one_heap_cond1(
     k = _shrink(solver, query, n, width)
     model = solver.check(*query, n == k)
     assert model is not None
-    target = _val(model, m) if m is not None else pick(model)  # type: ignore[misc]
+    target = _val(model, m) if m is not None else pick(model)
     # Re-check with exact arithmetic and the family's own definition of a move.
     if not heap_move_legal(base, k, target):
         return None
@@ -360,7 +408,11 @@ def _one_heap_cond1(
     )
     if actual is not None:
         text += f" The true value of heap {k} is {actual}."
-    return _Found(Counterexample(k, "condition-1", text, a, actual, target, True, "exact evaluation and the move rule"))
+    return _Found(
+        Counterexample(
+            k, "condition-1", text, a, actual, target, True, "exact evaluation and the move rule"
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -387,11 +439,15 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
         k = base.k
 
         def moore_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-            lowered = [z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)]
+            lowered = [
+                z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)
+            ]
             count = lowered[0]
             for x in lowered[1:]:
                 count = count + x
-            return z3.And(*[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k))
+            return z3.And(
+                *[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k)
+            )
 
         return _MultiGame(moore_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
     if isinstance(base, Staircase):
@@ -405,8 +461,14 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
                     cases.append(z3.And(down, *same))
                 else:
                     moved = p[i] - q[i]
-                    cases.append(z3.And(down, q[i - 1] == p[i - 1] + moved,
-                                        z3.BVAddNoOverflow(p[i - 1], moved, False), *same))
+                    cases.append(
+                        z3.And(
+                            down,
+                            q[i - 1] == p[i - 1] + moved,
+                            z3.BVAddNoOverflow(p[i - 1], moved, False),
+                            *same,
+                        )
+                    )
             return z3.Or(*cases)
 
         return _MultiGame(stair_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
@@ -430,12 +492,15 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
             return z3.Or(*[z3.And(z3.UGE(a, t), b == a - t) for t in hm.takes])
         assert hm.relation is not None
         c = compile_bv(hm.relation, {"n": a, "m": b}, width)
-        return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))  # type: ignore[arg-type]
+        return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
 
     def sum_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-        return z3.Or(*[
-            z3.And(heap_legal(i, p[i], q[i]), *[q[j] == p[j] for j in range(h) if j != i]) for i in range(h)
-        ])
+        return z3.Or(
+            *[
+                z3.And(heap_legal(i, p[i], q[i]), *[q[j] == p[j] for j in range(h) if j != i])
+                for i in range(h)
+            ]
+        )
 
     def sum_terminal(p: list[z3.BitVecRef]) -> z3.BoolRef:
         parts = []
@@ -443,7 +508,7 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
             if hm.terminal is None:
                 raise Unsupported(f"no formula for the terminal heaps of {components[i].spec}")
             parts.append(compile_bv(hm.terminal, {"n": p[i]}, width).term)
-        return z3.And(*parts)  # type: ignore[arg-type]
+        return z3.And(*parts)
 
     finite = None
     if all(hm.takes is not None for hm in views):
@@ -461,7 +526,9 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
     return _MultiGame(sum_move, sum_terminal, finite, base)
 
 
-def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]) -> _Found | None:
+def _multi(
+    ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]
+) -> _Found | None:
     assert ctx.formula is not None
     h = ctx.heaps
     if h is None:
@@ -487,17 +554,21 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
         dom = z3.And(*[z3.ULT(x, top) for x in p])
 
     def F(pos: list[z3.BitVecRef]) -> tuple[z3.ExprRef, z3.BoolRef]:
-        c = compile_bv(ctx.formula, {"h": pos, **ctx.params}, width)  # type: ignore[arg-type]
+        c = compile_bv(ctx.formula, {"h": pos, **ctx.params}, width)
         return c.term, _all(list(c.guards))
 
     fp, gp = F(p)
     model = solver.check(dom, z3.Not(gp))
     if model is not None:
-        raise _Undecided(f"the formula leaves the {width}-bit range at {[_val(model, x) for x in p]}")
+        raise _Undecided(
+            f"the formula leaves the {width}-bit range at {[_val(model, x) for x in p]}"
+        )
     fq, _ = F(q)
     is_p_claim = ctx.kind == "p_positions"
 
-    def shrink_and_point(query: list[z3.BoolRef], quantified: bool = False) -> tuple[list[int], z3.ModelRef]:
+    def shrink_and_point(
+        query: list[z3.BoolRef], quantified: bool = False
+    ) -> tuple[list[int], z3.ModelRef]:
         model = solver.check(*query, quantified=quantified)
         assert model is not None
         for _ in range(SHRINK_ROUNDS):
@@ -509,7 +580,9 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
             for x in wide[1:]:
                 s = s + x
             try:
-                smaller = solver.check(*query, z3.ULT(s, z3.BitVecVal(size, width + 8)), quantified=quantified)
+                smaller = solver.check(
+                    *query, z3.ULT(s, z3.BitVecVal(size, width + 8)), quantified=quantified
+                )
             except _Undecided:
                 break
             if smaller is None:
@@ -558,14 +631,18 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
         how = "quantified formula"
     goal: Callable[[list[z3.BitVecRef]], z3.BoolRef]
     if is_p_claim:
+
         def goal(pos: list[z3.BitVecRef]) -> z3.BoolRef:
             f, g = F(pos)
-            return z3.And(g, f)  # type: ignore[arg-type]
+            return z3.And(g, f)
+
         need = z3.Not(fp)
     else:
+
         def goal(pos: list[z3.BitVecRef]) -> z3.BoolRef:
             f, g = F(pos)
             return z3.And(g, f == v)
+
         need = z3.ULT(v, fp)
     if candidates:
         reach = z3.Or(*[z3.And(ok, mg.move(p, c), goal(c)) for c, ok in candidates])
@@ -582,7 +659,9 @@ def _multi(ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], 
         return _Found(cx)
     if complete:
         raise _Undecided(f"condition 2 fails at {point} but the reference could not confirm it")
-    raise _Undecided(f"the witness finds no move at {point}; the reference could not confirm a failure")
+    raise _Undecided(
+        f"the witness finds no move at {point}; the reference could not confirm a failure"
+    )
 
 
 def _with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
@@ -590,8 +669,16 @@ def _with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
         return ctx
     from dataclasses import replace
 
-    return ClaimContext(replace(ctx.claim, heaps=h), ctx.game, ctx.formula, ctx.params, ctx.witness_name,
-                        ctx.witness, ctx.components, ctx.deadline)
+    return ClaimContext(
+        replace(ctx.claim, heaps=h),
+        ctx.game,
+        ctx.formula,
+        ctx.params,
+        ctx.witness_name,
+        ctx.witness,
+        ctx.components,
+        ctx.deadline,
+    )
 
 
 def _builtin_candidates(
@@ -599,7 +686,7 @@ def _builtin_candidates(
 ) -> list[tuple[list[z3.BitVecRef], z3.BoolRef]]:
     name = ctx.witness_name
     if name == "nim":
-        target = None if fp is None else (fp ^ v)  # type: ignore[operator]
+        target = None if fp is None else (fp ^ v)
         return witnesses.nim(p, target)
     if name == "misere-nim":
         return witnesses.misere_nim(p)
@@ -613,7 +700,9 @@ def _builtin_candidates(
     raise Unsupported(f"unknown witness {name!r}")
 
 
-def _multi_cond1(ctx: ClaimContext, mg: _MultiGame, point: list[int], target: list[int]) -> _Found | None:
+def _multi_cond1(
+    ctx: ClaimContext, mg: _MultiGame, point: list[int], target: list[int]
+) -> _Found | None:
     if not is_move(mg.plain, point, target):
         return None
     try:
@@ -637,8 +726,16 @@ def _multi_cond1(ctx: ClaimContext, mg: _MultiGame, point: list[int], target: li
     actual = recheck.true_position_value(ctx, point, {})
     if actual is not None:
         text += f" The reference value of {tuple(point)} is {actual}."
-    cx = Counterexample(tuple(point), "condition-1", text, a, actual, tuple(target), True,
-                        "exact evaluation and the move definition")
+    cx = Counterexample(
+        tuple(point),
+        "condition-1",
+        text,
+        a,
+        actual,
+        tuple(target),
+        True,
+        "exact evaluation and the move definition",
+    )
     return _Found(cx)
 
 

@@ -58,7 +58,7 @@ class _Solver:
 
 
 def _val(model: z3.ModelRef, t: z3.ExprRef) -> int:
-    return model.eval(t, model_completion=True).as_long()  # type: ignore[attr-defined,no-any-return]
+    return model.eval(t, model_completion=True).as_long()
 
 
 def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
@@ -73,16 +73,31 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         elif ctx.one_heap:
             cx, how = _one_heap(ctx, solver, options)
         else:
-            raise Unsupported(f"z3_int applies to identities and one-heap Grundy claims, not {ctx.kind}")
+            raise Unsupported(
+                f"z3_int applies to identities and one-heap Grundy claims, not {ctx.kind}"
+            )
     except (_Undecided, Unsupported) as exc:
-        return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0,
-                            stats={"solver_calls": solver.calls})
+        return MethodResult(
+            NAME,
+            "unknown",
+            detail=str(exc),
+            seconds=time.monotonic() - t0,
+            stats={"solver_calls": solver.calls},
+        )
     stats = {"solver_calls": solver.calls}
     if cx is not None:
-        return MethodResult(NAME, "refuted", detail=how, seconds=time.monotonic() - t0, counterexample=cx,
-                            stats=stats)
+        return MethodResult(
+            NAME,
+            "refuted",
+            detail=how,
+            seconds=time.monotonic() - t0,
+            counterexample=cx,
+            stats=stats,
+        )
     measure = "value" if ctx.kind == "identity" else "heap"
-    return MethodResult(NAME, "proved", Scope("all", measure=measure), how, time.monotonic() - t0, stats=stats)
+    return MethodResult(
+        NAME, "proved", Scope("all", measure=measure), how, time.monotonic() - t0, stats=stats
+    )
 
 
 def _shrink(solver: _Solver, query: list[z3.BoolRef], var: z3.ArithRef) -> int:
@@ -109,13 +124,13 @@ def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
     xs = {name: z3.Int(name) for name in ctx.claim.variables}
     c = compile_int(ctx.formula, {**xs, **ctx.params})
     dom = [x >= 0 for x in xs.values()]
-    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(_all(c.guards)))]  # type: ignore[arg-type]
+    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(_all(c.guards)))]
     model = solver.check(*query)
     if model is None:
         return None
-    total = sum(xs.values())  # type: ignore[arg-type]
-    size = _shrink(solver, [*query], total)  # type: ignore[arg-type]
-    model = solver.check(*query, total == size)  # type: ignore[arg-type]
+    total = sum(xs.values())
+    size = _shrink(solver, [*query], total)
+    model = solver.check(*query, total == size)
     assert model is not None
     point = {name: _val(model, x) for name, x in xs.items()}
     try:
@@ -124,11 +139,21 @@ def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
         return recheck.undefined_at(ctx, point, exc)
     if holds:
         raise _Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
-    return Counterexample(point, "identity", f"The identity is false at {recheck.describe_position(ctx, point)}.",
-                          True, False, None, True, "exact integer evaluation")
+    return Counterexample(
+        point,
+        "identity",
+        f"The identity is false at {recheck.describe_position(ctx, point)}.",
+        True,
+        False,
+        None,
+        True,
+        "exact integer evaluation",
+    )
 
 
-def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tuple[Counterexample | None, str]:
+def _one_heap(
+    ctx: ClaimContext, solver: _Solver, options: dict[str, Any]
+) -> tuple[Counterexample | None, str]:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None
     hm = heap_moves(base)
@@ -137,8 +162,8 @@ def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tu
     n, m, v = z3.Int("n"), z3.Int("m"), z3.Int("v")
 
     def F(x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
-        c = compile_int(ctx.formula, {"n": x, **ctx.params})  # type: ignore[arg-type]
-        return c.term, _all(c.guards)  # type: ignore[return-value]
+        c = compile_int(ctx.formula, {"n": x, **ctx.params})
+        return c.term, _all(c.guards)
 
     fn, gn = F(n)
     dom = n >= 0
@@ -149,13 +174,13 @@ def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tu
     def legal(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
         assert hm.relation is not None
         c = compile_int(hm.relation, {"n": a, "m": b})
-        return z3.And(b >= 0, b < a, c.term, _all(c.guards))  # type: ignore[arg-type]
+        return z3.And(b >= 0, b < a, c.term, _all(c.guards))
 
     if hm.takes is not None:
         options_of = [(n >= t, n - t) for t in hm.takes]
         c1 = z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in options_of])
     else:
-        rel = compile_int(hm.relation, {"n": n, "m": m})  # type: ignore[arg-type]
+        rel = compile_int(hm.relation, {"n": n, "m": m})
         model = solver.check(dom, m >= 0, m < n, z3.Not(_all(rel.guards)))
         if model is not None:
             raise _Undecided(f"a guard of the move rule fails at n = {_val(model, n)}")
@@ -167,13 +192,23 @@ def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tu
         if cx is None:
             model = solver.check(dom, c1, n == k)
             assert model is not None
-            target = _val(model, m) if hm.takes is None else next(
-                k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t)
+            target = (
+                _val(model, m)
+                if hm.takes is None
+                else next(k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t))
             )
             if heap_move_legal(base, k, target) and _equal(ctx, k, target):
                 a = int(recheck.formula_at(ctx, k))
-                cx = Counterexample(k, "condition-1", f"The move {k} -> {target} joins two heaps the claim "
-                                    f"values {a}.", a, None, target, True, "exact evaluation and the move rule")
+                cx = Counterexample(
+                    k,
+                    "condition-1",
+                    f"The move {k} -> {target} joins two heaps the claim values {a}.",
+                    a,
+                    None,
+                    target,
+                    True,
+                    "exact evaluation and the move rule",
+                )
             else:
                 raise _Undecided("condition 1 model did not re-check")
         return cx, "condition 1"
@@ -181,7 +216,7 @@ def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tu
     if ctx.misere:
         if hm.terminal is None:
             raise Unsupported("no formula for the terminal heaps of this rule")
-        terminal = compile_int(hm.terminal, {"n": n}).term  # type: ignore[assignment]
+        terminal = compile_int(hm.terminal, {"n": n}).term
         bad = [dom, terminal, fn != 1]
         if solver.check(*bad) is not None:
             k = _shrink(solver, bad, n)
@@ -198,7 +233,7 @@ def _one_heap(ctx: ClaimContext, solver: _Solver, options: dict[str, Any]) -> tu
         if "j" in free_names(ctx.witness):
             raise Unsupported("the witness ranges over bit positions j; use z3_bitvec")
         w = compile_int(ctx.witness, {"n": n, "v": v, "j": 0, **ctx.params})
-        reach = z3.And(_all(w.guards), legal(n, w.term), F(w.term)[0] == v)  # type: ignore[arg-type]
+        reach = z3.And(_all(w.guards), legal(n, w.term), F(w.term)[0] == v)
         how = f"witness {ctx.claim.witness!r}"
     else:
         reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))

@@ -68,7 +68,10 @@ def test_verify_exits_one_when_a_claim_misses_its_expectation(tmp_path: Path) ->
     [
         ("[[claim]\nid = 1", "malformed TOML"),
         (TRUE_CLAIM.replace("knim:{k}", "knimm:{k}"), "unknown game family"),
-        (TRUE_CLAIM.replace("n % (k + 1)", "__import__('os').system('true')"), "only built-in functions"),
+        (
+            TRUE_CLAIM.replace("n % (k + 1)", "__import__('os').system('true')"),
+            "only built-in functions",
+        ),
         (TRUE_CLAIM.replace("n % (k + 1)", "n.real"), "not allowed"),
         (TRUE_CLAIM.replace("exhaustive", "brute"), "unknown check"),
         (TRUE_CLAIM.replace('"1..3"', '"1..99999999"'), "too long"),
@@ -98,11 +101,32 @@ def test_check_explains_a_refutation_in_plain_words(capsys: pytest.CaptureFixtur
 
 
 def test_check_json_prints_exactly_one_verdict_object(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["check", "--game", "nim", "--p-positions", "xor(h) == 0", "--heaps", "2", "--width", "16",
-                 "--witness", "nim", "--max-heap", "7", "--json"])
+    code = main(
+        [
+            "check",
+            "--game",
+            "nim",
+            "--p-positions",
+            "xor(h) == 0",
+            "--heaps",
+            "2",
+            "--width",
+            "16",
+            "--witness",
+            "nim",
+            "--max-heap",
+            "7",
+            "--json",
+        ]
+    )
     assert code == 0
     v = json.loads(capsys.readouterr().out)
-    assert v["status"] == "proved" and v["scope"] == {"kind": "width", "measure": "heap", "width": 16, "heaps": 2}
+    assert v["status"] == "proved" and v["scope"] == {
+        "kind": "width",
+        "measure": "heap",
+        "width": 16,
+        "heaps": 2,
+    }
 
 
 @pytest.mark.parametrize(
@@ -115,7 +139,9 @@ def test_check_json_prints_exactly_one_verdict_object(capsys: pytest.CaptureFixt
         ["check", "--game", "moore:x", "--grundy", "n"],
     ],
 )
-def test_check_rejects_bad_input_with_exit_code_two(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_rejects_bad_input_with_exit_code_two(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err

@@ -13,10 +13,14 @@ from nimproof.games.sums import Sum
 from nimproof.verdict import Verdict
 
 
-def claim(kind: str, game: str | None, formula: str | None, checks: dict[str, dict[str, Any]], **kw: Any) -> Claim:
+def claim(
+    kind: str, game: str | None, formula: str | None, checks: dict[str, dict[str, Any]], **kw: Any
+) -> Claim:
     """A claim built in code (ids are unique per test via the formula text)."""
     cid = kw.pop("id", f"{kind}-{game}-{formula}-{sorted(checks)}".replace(" ", ""))
-    return Claim(id=cid, kind=kind, statement=str(formula), game=game, formula=formula, checks=checks, **kw)
+    return Claim(
+        id=cid, kind=kind, statement=str(formula), game=game, formula=formula, checks=checks, **kw
+    )
 
 
 def true_value(game_spec: str, position: Any) -> int:
@@ -58,7 +62,8 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
         holds = all(table[n + p] == table[n] for n in range(n0, len(table) - p))
         least_pre = n0 == 0 or table[n0 - 1 + p] != table[n0 - 1]
         least_per = not any(
-            p % d == 0 and all(table[n + d] == table[n] for n in range(n0, len(table) - d)) for d in range(1, p)
+            p % d == 0 and all(table[n + d] == table[n] for n in range(n0, len(table) - d))
+            for d in range(1, p)
         )
         assert not (holds and least_pre and least_per)
         return

@@ -59,8 +59,13 @@ for h in (2, 3, 4, 5, 6):
         # misère Nim without its exception
         ("misere:nim", "xor(h) == 0", h, "misere-nim", ("exhaustive", "z3_bitvec")),
         # the exception with the wrong parity
-        ("misere:nim", "count(x == 1 for x in h) % 2 == 0 if all(x <= 1 for x in h) else xor(h) == 0", h,
-         "misere-nim", ("exhaustive", "z3_bitvec")),
+        (
+            "misere:nim",
+            "count(x == 1 for x in h) % 2 == 0 if all(x <= 1 for x in h) else xor(h) == 0",
+            h,
+            "misere-nim",
+            ("exhaustive", "z3_bitvec"),
+        ),
         # staircase Nim with the wrong stairs
         ("staircase", "xor(h[1::2]) == 0", h, "staircase", ("exhaustive", "z3_bitvec")),
         ("staircase", "xor(h) == 0", h, "staircase", ("exhaustive", "z3_bitvec")),
@@ -70,12 +75,30 @@ for k in (1, 2, 3):
         if k >= h:
             continue
         MULTI_FALSE += [
-            (f"moore:{k}", f"all(colsum(h, b) % {k + 2} == 0 for b in bits)", h, "moore", ("exhaustive", "z3_bitvec")),
-            (f"moore:{k}", "xor(h) == 0" if k > 1 else "xor(h) == 1", h, "moore", ("exhaustive", "z3_bitvec")),
+            (
+                f"moore:{k}",
+                f"all(colsum(h, b) % {k + 2} == 0 for b in bits)",
+                h,
+                "moore",
+                ("exhaustive", "z3_bitvec"),
+            ),
+            (
+                f"moore:{k}",
+                "xor(h) == 0" if k > 1 else "xor(h) == 1",
+                h,
+                "moore",
+                ("exhaustive", "z3_bitvec"),
+            ),
         ]
         if k > 1:
             MULTI_FALSE.append(
-                (f"moore:{k}", f"all(colsum(h, b) % {k} == 0 for b in bits)", h, "moore", ("exhaustive", "z3_bitvec"))
+                (
+                    f"moore:{k}",
+                    f"all(colsum(h, b) % {k} == 0 for b in bits)",
+                    h,
+                    "moore",
+                    ("exhaustive", "z3_bitvec"),
+                )
             )
 
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -94,12 +117,19 @@ def _options(method: str, multi: bool) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("game", "formula", "methods"), ONE_HEAP_FALSE)
-def test_false_one_heap_formula_is_refuted_by_every_complete_method(game: str, formula: str, methods: tuple[str, ...]) -> None:
+def test_false_one_heap_formula_is_refuted_by_every_complete_method(
+    game: str, formula: str, methods: tuple[str, ...]
+) -> None:
     for method in (*methods, "hypothesis"):
         c = claim("grundy", game, formula, {method: _options(method, False)})
         if method == "z3_bitvec" and "half-heap" in game:
-            c = claim("grundy", game, formula, {method: _options(method, False)},
-                      witness="(v << (j + 1)) | ((1 << j) - 1)")
+            c = claim(
+                "grundy",
+                game,
+                formula,
+                {method: _options(method, False)},
+                witness="(v << (j + 1)) | ((1 << j) - 1)",
+            )
         verdict = verify_claim(c, timeout=120)
         assert verdict.status != "proved", (method, verdict)
         if method in methods:
@@ -111,7 +141,14 @@ def test_false_p_position_rule_is_refuted_by_every_complete_method(
     game: str, formula: str, heaps: int, witness: str | None, methods: tuple[str, ...]
 ) -> None:
     for method in (*methods, "hypothesis"):
-        c = claim("p_positions", game, formula, {method: _options(method, True)}, heaps=heaps, witness=witness)
+        c = claim(
+            "p_positions",
+            game,
+            formula,
+            {method: _options(method, True)},
+            heaps=heaps,
+            witness=witness,
+        )
         verdict = verify_claim(c, timeout=120)
         assert verdict.status != "proved", (method, verdict)
         if method in methods:
@@ -131,7 +168,11 @@ IDENTITIES_FALSE = [
 @pytest.mark.parametrize("formula", IDENTITIES_FALSE)
 @pytest.mark.parametrize("method", ["exhaustive", "z3_bitvec", "hypothesis"])
 def test_false_identity_is_refuted(formula: str, method: str) -> None:
-    opts = {"exhaustive": {"max_value": 15}, "z3_bitvec": {"widths": [8, 16]}, "hypothesis": {"examples": 300}}
+    opts = {
+        "exhaustive": {"max_value": 15},
+        "z3_bitvec": {"widths": [8, 16]},
+        "hypothesis": {"examples": 300},
+    }
     c = claim("identity", None, formula, {method: opts[method]}, variables=("k", "x", "y"))
     verdict = verify_claim(c, timeout=60)
     assert verdict.status == "refuted", verdict
@@ -142,8 +183,15 @@ def test_false_identity_is_refuted(formula: str, method: str) -> None:
     ("period", "preperiod"), [(11, 71), (13, 71), (24, 71), (12, 70), (12, 72), (6, 71), (12, 0)]
 )
 def test_wrong_kayles_period_is_refuted(period: int, preperiod: int) -> None:
-    c = claim("periodic", "kayles", None, {"periodicity": {}}, period=period, preperiod=preperiod,
-              id=f"kayles-{period}-{preperiod}")
+    c = claim(
+        "periodic",
+        "kayles",
+        None,
+        {"periodicity": {}},
+        period=period,
+        preperiod=preperiod,
+        id=f"kayles-{period}-{preperiod}",
+    )
     verdict = verify_claim(c, timeout=60)
     assert verdict.status == "refuted", verdict
     assert_refutation_holds(c, verdict)
