@@ -155,15 +155,17 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
     if "heaps" in table:
         heaps_axis = _axis(table["heaps"], f"{where}: heaps", low=1, high=64)
     total = 1
-    for values in [*axes.values(), heaps_axis or [0]]:
-        total *= len(values)
+    for axis in [*axes.values(), heaps_axis or [0]]:
+        total *= len(axis)
     if total > MAX_GRID:
         raise ClaimError(f"{where}: the parameter grid has {total} points (at most {MAX_GRID})")
 
     names = list(axes)
-    for point in itertools.product(*(axes[n] for n in names), heaps_axis or [None]):
-        values = dict(zip(names, point[:-1], strict=True))
-        heaps = point[-1]
+    heap_values: list[int | None] = list(heaps_axis) if heaps_axis else [None]
+    for point, heaps in itertools.product(
+        itertools.product(*(axes[n] for n in names)), heap_values
+    ):
+        values: dict[str, int] = dict(zip(names, point, strict=True))
         label = [f"{n}={v}" for n, v in values.items()]
         if heaps_axis is not None and len(heaps_axis) > 1:
             label.append(f"heaps={heaps}")

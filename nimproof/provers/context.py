@@ -16,7 +16,7 @@ from typing import Any
 from nimproof.claims.model import Claim
 from nimproof.errors import ClaimError, UsageError
 from nimproof.expr import parse
-from nimproof.expr.nodes import Node
+from nimproof.expr.nodes import Node, Type
 from nimproof.games import Game, HeapGame, MultiHeapGame, PluginGame, parse_spec
 from nimproof.games.misere import Misere
 from nimproof.games.sums import Sum
@@ -101,7 +101,7 @@ def _prepare(claim: Claim) -> ClaimContext:
         if isinstance(game, Sum) and claim.heaps not in (None, len(game.components)):
             raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
         assert claim.formula is not None
-        result = "int" if kind == "grundy" else "bool"
+        result: Type = "int" if kind == "grundy" else "bool"
         if multi:
             ctx.formula = parse(
                 claim.formula, scalars=scalars_params, sequences=("h",), result=result

@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from nimproof.engines import reference
-from nimproof.games import HeapGame, PluginGame
+from nimproof.games import Game, HeapGame, PluginGame
 from nimproof.games.misere import Misere
 from nimproof.games.sums import Sum
 from nimproof.provers.context import ClaimContext
@@ -111,7 +111,7 @@ def _normal(move: Any) -> Any:
     return tuple(move) if isinstance(move, list | tuple) else move
 
 
-def _engine_value(game: object, pos: Any) -> int | None:
+def _engine_value(game: Game, pos: Any) -> int | None:
     from nimproof.engines import position_value
 
     try:

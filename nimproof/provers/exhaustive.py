@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Hashable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from nimproof.games.rule import Rule
 from nimproof.games.sums import Sum
 from nimproof.provers import kernels, recheck
 from nimproof.provers.context import ClaimContext
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import Counterexample, MethodResult, Scope, Status
 
 NAME = "exhaustive"
 MAX_POSITIONS = 50_000_000
@@ -72,7 +72,7 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
             NAME, "unknown", detail=f"cannot evaluate: {exc}", seconds=time.monotonic() - t0
         )
     status, scope, cx, detail, stats = result
-    return MethodResult(NAME, status, scope, detail, time.monotonic() - t0, cx, stats)
+    return MethodResult(NAME, cast(Status, status), scope, detail, time.monotonic() - t0, cx, stats)
 
 
 Result = tuple[str, Scope, Counterexample | None, str, dict[str, Any]]
@@ -179,6 +179,7 @@ def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
                     {},
                 )
         G = one_step_mex(ctx, F)
+        assert ctx.game is not None
         table = grundy_table(ctx.game, bound)
         if G is not None:
             diff = np.flatnonzero(G != F)
@@ -310,7 +311,7 @@ def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
         targets = sorted(set(game.heap_targets(a)))
         if not targets:
             continue
-        sel = [slice(None)] * mask.ndim
+        sel: list[Any] = [slice(None)] * mask.ndim
         sel[axis] = a
         out[tuple(sel)] = np.take(mask, targets, axis=axis).any(axis=axis)
     return out
@@ -358,6 +359,7 @@ def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     checked = -1
     for bound in _ladder(limit, 3):
         grids = np.meshgrid(*[np.arange(bound + 1, dtype=np.int64)] * h, indexing="ij")
+        assert ctx.formula is not None
         values, undefined = evaluate_array(ctx.formula, {"h": list(grids), **ctx.params})
         if undefined.any():
             point = _first_by_size(undefined)
@@ -377,7 +379,7 @@ def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
             G = np.full(F.shape, -1, dtype=np.int64)
             top = int(F.max()) + 2 if F.size else 1
             for v in range(top):
-                hit = _reach(v == F, ctx, axes)
+                hit = _reach(np.equal(F, v), ctx, axes)
                 G = np.where((G < 0) & ~hit, v, G)
             G = np.where(G < 0, top, G)
             if ctx.misere:
@@ -417,6 +419,7 @@ def _compare_engine(ctx: ClaimContext, h: int, bound: int, values: np.ndarray) -
 
     if (bound + 1) ** h > 2_000_000:
         return
+    assert ctx.game is not None
     try:
         table = multi_table(ctx.game, h, bound)
     except Exception:  # the engine may not cover this game; the local conditions already decided

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node
@@ -137,7 +138,7 @@ def fixed_moves(game: object, position: Sequence[int]) -> list[tuple[int, ...]]:
     p = tuple(position)
     base = game.base if isinstance(game, Misere) else game
     if isinstance(base, (Moore, Staircase)):
-        return [tuple(q) for q in base.moves(p)]
+        return [cast(tuple[int, ...], q) for q in base.moves(p)]
     comps = list(base.components) if isinstance(base, Sum) else [base] * len(p)
     out = []
     for i, comp in enumerate(comps):

@@ -22,11 +22,13 @@ follow the source texts:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import z3
 
-Term = z3.BitVecRef
-Candidate = tuple[list[Term], z3.BoolRef]
+#: A z3 bit-vector term (z3's own classes are not precise enough for static typing).
+Term = Any
+Candidate = tuple[list[Term], Any]
 
 
 def _xor_all(terms: Sequence[Term]) -> Term:

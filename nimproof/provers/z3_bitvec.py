@@ -221,8 +221,10 @@ def _one_heap(
     top = z3.BitVecVal(1 << w, width)
     n, m, v = z3.BitVec("n", width), z3.BitVec("m", width), z3.BitVec("v", width)
 
+    formula = ctx.formula
+
     def F(x: z3.BitVecRef) -> tuple[z3.BitVecRef, z3.BoolRef]:
-        c = compile_bv(ctx.formula, {"n": x, **ctx.params}, width)
+        c = compile_bv(formula, {"n": x, **ctx.params}, width)
         return c.term, _all(list(c.guards))
 
     fn, gn = F(n)
@@ -232,14 +234,15 @@ def _one_heap(
     if model is not None:
         raise _Undecided(f"the formula leaves the {width}-bit range at n = {_val(model, n)}")
 
-    legal: Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef] | None = None
-    if hm.relation is not None:
+    relation = hm.relation
 
-        def legal(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BoolRef:
-            c = compile_bv(hm.relation, {"n": a, "m": b}, width)
-            return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
+    def legal(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BoolRef:
+        assert relation is not None
+        c = compile_bv(relation, {"n": a, "m": b}, width)
+        return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
 
-        rel = compile_bv(hm.relation, {"n": n, "m": m}, width)
+    if relation is not None:
+        rel = compile_bv(relation, {"n": n, "m": m}, width)
         model = solver.check(dom, z3.ULT(m, n), z3.Not(_all(list(rel.guards))))
         if model is not None:
             raise _Undecided(f"the move rule leaves the {width}-bit range at n = {_val(model, n)}")
@@ -276,7 +279,6 @@ def _one_heap(
                 return found
             raise _Undecided("condition 1 model did not re-check")
     else:
-        assert legal is not None
         c1 = z3.And(legal(n, m), F(m)[0] == fn)
         model = solver.check(dom, c1)
         if model is not None:
@@ -391,7 +393,11 @@ def _one_heap_cond1(
     k = _shrink(solver, query, n, width)
     model = solver.check(*query, n == k)
     assert model is not None
-    target = _val(model, m) if m is not None else pick(model)
+    if m is not None:
+        target = _val(model, m)
+    else:
+        assert pick is not None
+        target = pick(model)
     # Re-check with exact arithmetic and the family's own definition of a move.
     if not heap_move_legal(base, k, target):
         return None
@@ -553,8 +559,10 @@ def _multi(
     else:
         dom = z3.And(*[z3.ULT(x, top) for x in p])
 
+    formula = ctx.formula
+
     def F(pos: list[z3.BitVecRef]) -> tuple[z3.ExprRef, z3.BoolRef]:
-        c = compile_bv(ctx.formula, {"h": pos, **ctx.params}, width)
+        c = compile_bv(formula, {"h": pos, **ctx.params}, width)
         return c.term, _all(list(c.guards))
 
     fp, gp = F(p)

@@ -161,8 +161,10 @@ def _one_heap(
         raise Unsupported(f"{base.spec} has no symbolic move rule")
     n, m, v = z3.Int("n"), z3.Int("m"), z3.Int("v")
 
+    formula = ctx.formula
+
     def F(x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
-        c = compile_int(ctx.formula, {"n": x, **ctx.params})
+        c = compile_int(formula, {"n": x, **ctx.params})
         return c.term, _all(c.guards)
 
     fn, gn = F(n)
@@ -180,6 +182,7 @@ def _one_heap(
         options_of = [(n >= t, n - t) for t in hm.takes]
         c1 = z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in options_of])
     else:
+        assert hm.relation is not None
         rel = compile_int(hm.relation, {"n": n, "m": m})
         model = solver.check(dom, m >= 0, m < n, z3.Not(_all(rel.guards)))
         if model is not None:
