@@ -70,7 +70,9 @@ def value(game: Game, position: Position, cache: dict[Hashable, int] | None = No
 
 
 def _key(game: Game, position: Position) -> Hashable:
-    if isinstance(game, (HeapGame, Misere)) and (isinstance(game, HeapGame) or game.heap_base is not None):
+    if isinstance(game, (HeapGame, Misere)) and (
+        isinstance(game, HeapGame) or game.heap_base is not None
+    ):
         if isinstance(position, int):
             return canonical_heaps((position,))
         return canonical_heaps(position)  # type: ignore[arg-type]
@@ -80,7 +82,11 @@ def _key(game: Game, position: Position) -> Hashable:
 def sum_value(game: HeapGame, heaps: Iterable[int], table: list[int] | None = None) -> int:
     """Grundy value of a sum of heaps by Sprague–Grundy: xor of the heap values."""
     hs = list(heaps)
-    t = table if table is not None and len(table) > max(hs, default=0) else heap_table(game, max(hs, default=0))
+    t = (
+        table
+        if table is not None and len(table) > max(hs, default=0)
+        else heap_table(game, max(hs, default=0))
+    )
     out = 0
     for h in hs:
         out ^= t[h]
@@ -103,3 +109,41 @@ def seed_style_nimber(n: int, moves: Callable[[int], Iterable[int]], cache: dict
         i += 1
     cache[n] = i
     return i
+
+
+def seed_style_nimber_of_sum(
+    n: int, options: Callable[[int], Iterable[tuple[int, ...]]], cache: dict[int, int]
+) -> int:
+    """Seed 000's ``nimber`` for games whose moves leave several heaps (take-and-break).
+
+    As in the Ruby source, the nimber of an array of heaps is the xor of the
+    heaps' nimbers, and a single heap's nimber is the mex of its options'
+    nimbers, memoised in ``cache``. For benchmarks only.
+    """
+    if n in cache:
+        return cache[n]
+    values = set()
+    for parts in options(n):
+        v = 0
+        for a in parts:
+            v ^= seed_style_nimber_of_sum(a, options, cache)
+        values.add(v)
+    i = 0
+    for x in sorted(values):
+        if x != i:
+            break
+        i += 1
+    cache[n] = i
+    return i
+
+
+def winning_targets(
+    game: Game, position: Position, cache: dict[Hashable, int] | None = None
+) -> set[Hashable]:
+    """The positions one move from ``position`` whose value is 0, in the reference's key form.
+
+    A heap game's positions are sorted tuples of the non-empty heaps (as
+    :meth:`HeapGame.moves` yields them), evaluated as whole positions.
+    """
+    memo: dict[Hashable, int] = {} if cache is None else cache
+    return {_key(game, q) for q in game.moves(position) if value(game, q, memo) == 0}

@@ -1,0 +1,86 @@
+"""``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.cases import BENCHMARKS, Result, python_info
+
+
+def _fmt_time(seconds: float) -> str:
+    if seconds >= 100:
+        return f"{seconds:,.0f} s"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main() -> int:
+    """Run the benchmarks in :data:`BENCHMARKS` and report them."""
+    out = Console(highlight=False, width=max(170, Console().width))
+    err = Console(stderr=True, highlight=False)
+    out.print(f"nimproof benchmarks - {python_info()}")
+    started = time.perf_counter()
+    results: list[Result] = []
+    for case in BENCHMARKS:
+        err.print(f"running {case.__name__} ...", style="dim")
+        results.append(case())
+    table = Table(
+        title="engines (baseline: seed 000's memoised recursion, same run)", title_justify="left"
+    )
+    for col in (
+        "benchmark",
+        "size",
+        "time",
+        "throughput",
+        "first call",
+        "baseline measured",
+        "baseline extrapolated",
+        "speed-up",
+        "floor",
+    ):
+        table.add_column(col, justify="left" if col in ("benchmark", "size", "floor") else "right")
+    for r in results:
+        baseline = (
+            f"{_fmt_time(r.baseline_seconds)} at {r.baseline_size}" if r.baseline_size else "-"
+        )
+        estimate = (
+            f"{_fmt_time(r.baseline_estimate)} ({r.extrapolation})" if r.baseline_size else "-"
+        )
+        speed = f"{r.speedup:,.0f}x" if r.baseline_size else "-"
+        floor = ""
+        if r.floor:
+            floor = f"{r.floor}: " + ("[green]ok[/green]" if r.passed else "[red]MISSED[/red]")
+        table.add_row(
+            r.name,
+            r.size,
+            _fmt_time(r.seconds),
+            f"{r.rate:,.0f} {r.unit}/s",
+            _fmt_time(r.warmup),
+            baseline,
+            estimate,
+            speed,
+            floor,
+        )
+    out.print(table)
+    out.print(
+        "time = best of up to 3 runs; first call = a small warm-up run including numba compilation "
+        "or cache loading, excluded from time and throughput; baseline = best of up to 2 runs."
+    )
+    for r in results:
+        for note in r.notes:
+            out.print(f"- {r.name}: {note}")
+    out.print(f"total bench time {time.perf_counter() - started:.0f} s")
+    missed = [r.name for r in results if r.passed is False]
+    if missed:
+        out.print(f"[red]floors missed:[/red] {', '.join(missed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

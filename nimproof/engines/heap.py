@@ -1,0 +1,511 @@
+"""Tables of single heaps: pick a kernel for a game and run it.
+
+:func:`grundy_table` is the entry point. Each family with structure gets a
+numba kernel from :mod:`.heap_kernels`; any other :class:`HeapGame` falls
+back to the plain reference loop (slow but always available). Misère play
+of a non-splitting game runs the same kernels with terminal value 1; misère
+play of a splitting game is evaluated on whole positions (multisets of
+heaps) by :class:`MisereHeaps`, which only reaches small heaps.
+
+Practical limits (each enforced with a :class:`UsageError`):
+
+==========================================  ==========================  ===============
+engine                                      cost                        largest n
+==========================================  ==========================  ===============
+finite subtraction, non-splitting codes     O(n |S|)                    10^8
+interval window (nim, half-heap,            O(n log n)                  5 * 10^7
+take-fraction, all-but sets)
+infinite subtraction (member lists)         O(n * members <= n)         by density
+take-and-break, Grundy's game               O(n^2) (3-way: O(n^2 P))    500 000
+rule games (vectorised rule + numba mex)    O(n^2) evaluations          50 000
+misère of a splitting game                  positions: partitions of n  40
+other heap games (plain Python)             O(n * options)              5 000
+==========================================  ==========================  ===============
+
+(A quadratic engine at 500 000 runs for minutes; the rule engine at 50 000
+evaluates the rule about 1.25e9 times; member lists stop at about 4e10 steps.)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from nimproof.engines import heap_kernels as hk
+from nimproof.errors import EvalError, UsageError
+from nimproof.expr import evaluate_array
+from nimproof.games.base import Game, HeapGame, canonical_heaps, mex
+from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Nim, Subtraction, TakeFraction
+from nimproof.games.misere import Misere
+from nimproof.games.octal import GrundysGame, Octal
+from nimproof.games.rule import Rule
+
+Progress = Callable[[int, int], None]
+
+#: Largest heap for the linear engines (memory: one int64 per heap).
+LINEAR_MAX_N = 10**8
+#: Largest heap for the sliding-window engine (it also keeps lo(n) and a segment tree).
+INTERVAL_MAX_N = 5 * 10**7
+#: Largest heap for the quadratic engines (take-and-break codes, Grundy's game).
+QUADRATIC_MAX_N = 500_000
+#: Largest heap for rule games (the rule is evaluated for every pair m < n).
+RULE_MAX_N = 50_000
+#: Largest total work (sum over n of the members <= n) for infinite subtraction sets.
+MEMBERS_MAX_WORK = 4 * 10**10
+#: Largest heap for misère play of a splitting game (whole positions are evaluated).
+MISERE_SPLIT_MAX_N = 40
+#: Largest heap for the generic fallback (plain Python over ``options``).
+GENERIC_MAX_N = 5_000
+
+# Chunk sizes: a kernel is called once per chunk so that progress can be reported.
+_LINEAR_CHUNK = 1 << 20
+_QUADRATIC_CHUNK = 1 << 11
+_RULE_CELLS = 1 << 22
+
+
+@dataclass(frozen=True, slots=True)
+class HeapPlan:
+    """How a single-heap table of one game is computed: an engine name and its runner."""
+
+    engine: str
+    limit: int
+    run: Callable[[np.ndarray, int, int, Progress | None], None]
+    """``run(g, start, n_max, progress)`` fills ``g[start:n_max + 1]``."""
+
+
+def heap_engine(game: Game) -> str:
+    """The name of the engine :func:`grundy_table` uses for ``game`` (recorded in datasets)."""
+    return plan_heap(game).engine
+
+
+def grundy_table(
+    game: Game,
+    n_max: int,
+    *,
+    prefix: np.ndarray | None = None,
+    progress: Progress | None = None,
+) -> np.ndarray:
+    """Grundy values (misère nim-values for ``Misere`` games) of single heaps ``0..n_max``.
+
+    Returns a fresh int64 array of length ``n_max + 1``. ``prefix`` holds the
+    already-known values of heaps ``0..len(prefix)-1`` and is reused as is.
+    ``progress(done, total)`` is called as heaps are filled in. Raises
+    :class:`UsageError` for a game that has no single-heap table (multi-heap
+    families, plugins) and for a bound beyond the engine's documented limit.
+    """
+    if isinstance(n_max, bool) or not isinstance(n_max, (int, np.integer)):
+        raise UsageError(f"the heap bound must be a whole number, got {n_max!r}")
+    n_max = int(n_max)
+    if n_max < 0:
+        raise UsageError(f"the heap bound must be at least 0, got {n_max}")
+    plan = plan_heap(game)
+    if n_max > plan.limit:
+        raise UsageError(
+            f"{game.spec}: the {plan.engine} engine handles heaps up to {plan.limit:,}; "
+            f"{n_max:,} is beyond its practical limit"
+        )
+    g = np.zeros(n_max + 1, dtype=np.int64)
+    start = 0
+    if prefix is not None:
+        known = np.asarray(prefix)
+        if known.ndim != 1 or not np.issubdtype(known.dtype, np.integer):
+            raise UsageError("prefix must be a one-dimensional array of integers")
+        start = min(len(known), n_max + 1)
+        g[:start] = known[:start]
+    if start <= n_max:
+        plan.run(g, start, n_max, progress)
+    if progress is not None:
+        progress(n_max + 1, n_max + 1)
+    return g
+
+
+def plan_heap(game: Game) -> HeapPlan:
+    """Choose the engine for the single-heap table of ``game`` (raises for games without one)."""
+    if isinstance(game, Misere):
+        base = game.heap_base
+        if base is None:
+            raise UsageError(
+                f"{game.spec} is not a one-heap game; "
+                "use --heaps H --max-heap B for a multi-heap table"
+            )
+        if base.splits:
+            return HeapPlan(
+                "misere-joint-positions", MISERE_SPLIT_MAX_N, _misere_split_runner(base)
+            )
+        return _plan_plain(base, terminal_value=1)
+    if not isinstance(game, HeapGame):
+        raise UsageError(
+            f"{game.spec} has no single-heap table; "
+            "multi-heap families take --heaps H --max-heap B, "
+            "plugins are evaluated position by position (nimproof value)"
+        )
+    return _plan_plain(game, terminal_value=0)
+
+
+def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
+    tv = terminal_value
+    if isinstance(game, Subtraction):
+        takes = np.array(game.takes, dtype=np.int64)
+        return HeapPlan(
+            "subtraction-finite",
+            LINEAR_MAX_N,
+            _chunked(lambda g, a, b, top: hk.subtraction_kernel(g, a, b, takes, tv), _LINEAR_CHUNK),
+        )
+    if isinstance(game, IntervalGame):
+        return HeapPlan(
+            "interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, _NO_EXCLUSIONS)
+        )
+    if isinstance(game, InfiniteSubtraction):
+        if game.kind == "all-but":
+            # Moves reach every smaller heap except n - e for the excluded takes e.
+            excluded = np.array(game.excluded, dtype=np.int64)
+            return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
+        return HeapPlan("subtraction-members", _members_limit(game), _members_runner(game, tv))
+    if isinstance(game, Octal):
+        digits = np.array(game.digits, dtype=np.int64)
+        if not game.splits:
+            return HeapPlan(
+                "octal-nonsplitting",
+                LINEAR_MAX_N,
+                _chunked(
+                    lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top), _LINEAR_CHUNK
+                ),
+            )
+        # Three-way splits rebuild their pair table on each call: few chunks.
+        most = 8 if any(d & 8 for d in game.digits) else 0
+        return HeapPlan(
+            "octal-splits",
+            QUADRATIC_MAX_N,
+            _chunked(
+                lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top),
+                _QUADRATIC_CHUNK,
+                most=most,
+            ),
+        )
+    if isinstance(game, GrundysGame):
+        if tv != 0:  # pragma: no cover - Grundy's game always splits, handled above
+            raise AssertionError("misère Grundy's game is a splitting game")
+        return HeapPlan(
+            "grundys-game",
+            QUADRATIC_MAX_N,
+            _chunked(hk.grundys_game_kernel, _QUADRATIC_CHUNK),
+        )
+    if isinstance(game, Rule):
+        return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(game, tv))
+    if game.splits:
+        if tv != 0:  # pragma: no cover - misère splitting games take the joint-position path
+            raise AssertionError("misère of a splitting game")
+        return HeapPlan("generic-python", GENERIC_MAX_N, _generic_runner(game))
+    return HeapPlan("generic-targets", GENERIC_MAX_N, _targets_runner(game, tv))
+
+
+# ---------------------------------------------------------------------------
+# Runners
+# ---------------------------------------------------------------------------
+
+
+def _chunked(
+    kernel: Callable[[np.ndarray, int, int, int], None], chunk: int, *, most: int = 0
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    """Run ``kernel(g, a, b, top)`` over ``[start, stop)`` in chunks (one call when nobody
+    watches progress); ``top`` is the largest value in ``g[:a]``.
+
+    ``most`` caps the number of chunks, for kernels that rebuild work tables on each call.
+    """
+
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        stop = n_max + 1
+        top = int(g[:start].max()) if start > 0 else 0
+        if progress is None:
+            kernel(g, start, stop, top)
+            return
+        size = chunk if not most else max(chunk, -(-(stop - start) // most))
+        a = start
+        while a < stop:
+            b = min(stop, a + size)
+            kernel(g, a, b, top)
+            top = max(top, int(g[a:b].max()))
+            progress(b, stop)
+            a = b
+
+    return run
+
+
+_NO_EXCLUSIONS = np.zeros(0, dtype=np.int64)
+
+
+def interval_lows(game: HeapGame, stop: int) -> np.ndarray:
+    """``lo(n)`` for ``n < stop``: moves from ``n`` reach ``[lo(n), n)`` (less exclusions)."""
+    n = np.arange(stop, dtype=np.int64)
+    if isinstance(game, TakeFraction):
+        return n - (game.p * n) // game.q
+    if isinstance(game, (Nim, InfiniteSubtraction)):
+        return np.zeros(stop, dtype=np.int64)
+    if isinstance(game, IntervalGame):
+        return np.array([game.move_interval(int(i))[0] for i in range(stop)], dtype=np.int64)
+    raise TypeError(f"{game.spec} has no move interval")
+
+
+def _interval_runner(
+    game: HeapGame, tv: int, excluded: np.ndarray
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        stop = n_max + 1
+        lo = interval_lows(game, stop)
+        if stop > 1 and bool(np.any(np.diff(lo) < 0)):
+            # The sliding window needs lo(n) non-decreasing; otherwise list the targets.
+            _targets_runner(game, tv)(g, start, n_max, progress)
+            return
+        a = start
+        while a < stop:
+            b = stop if progress is None else min(stop, a + _LINEAR_CHUNK)
+            hk.interval_kernel(g, a, b, lo, excluded, tv)
+            if progress is not None:
+                progress(b, stop)
+            a = b
+
+    return run
+
+
+def subtraction_members(game: InfiniteSubtraction, n: int) -> np.ndarray:
+    """Members of an infinite subtraction set up to ``n``, ascending (vectorised)."""
+    if n < 1:
+        return np.zeros(0, dtype=np.int64)
+    t = np.arange(n + 1, dtype=np.int64)
+    if game.kind == "primes":
+        sieve = np.ones(n + 1, dtype=bool)
+        sieve[:2] = False
+        for p in range(2, math.isqrt(n) + 1):
+            if sieve[p]:
+                sieve[p * p :: p] = False
+        mask = sieve
+    elif game.kind == "squares":
+        r = np.arange(1, math.isqrt(n) + 1, dtype=np.int64)
+        return r * r
+    elif game.kind == "triangular":
+        r = np.arange(1, math.isqrt(2 * n) + 2, dtype=np.int64)
+        tri = r * (r + 1) // 2
+        return tri[tri <= n]
+    elif game.kind == "multiples-of":
+        return np.arange(game.modulus, n + 1, game.modulus, dtype=np.int64)
+    elif game.kind == "all-but":
+        mask = np.ones(n + 1, dtype=bool)
+        mask[0] = False
+        for e in game.excluded:
+            if e <= n:
+                mask[e] = False
+    else:
+        return np.array(game.members_up_to(n), dtype=np.int64)
+    return t[mask]
+
+
+def _members_limit(game: InfiniteSubtraction) -> int:
+    # Work is about sum_{n <= N} |members <= n|; keep it under MEMBERS_MAX_WORK.
+    if game.kind == "squares":
+        return min(LINEAR_MAX_N, int((MEMBERS_MAX_WORK * 1.5) ** (2 / 3)))
+    if game.kind == "triangular":
+        return min(LINEAR_MAX_N, int((MEMBERS_MAX_WORK * 1.5 / math.sqrt(2)) ** (2 / 3)))
+    if game.kind == "primes":
+        return 2_000_000
+    if game.kind == "multiples-of":
+        return min(LINEAR_MAX_N, int(math.sqrt(2 * MEMBERS_MAX_WORK * game.modulus)))
+    return QUADRATIC_MAX_N
+
+
+def _members_runner(
+    game: InfiniteSubtraction, tv: int
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        members = subtraction_members(game, n_max)
+        _chunked(
+            lambda gg, a, b, top: hk.members_kernel(gg, a, b, members, tv, top),
+            _QUADRATIC_CHUNK,
+            most=64,
+        )(g, start, n_max, progress)
+
+    return run
+
+
+def rule_legal_rows(game: Rule, n0: int, n1: int) -> np.ndarray:
+    """``legal[r, m]``: whether ``n0 + r -> m`` is a move, for ``n0 <= n < n1`` and ``m < n1``.
+
+    The rule is evaluated vectorised; where int64 arithmetic would overflow,
+    row by row, and where a row still overflows, exactly point by point. An
+    undefined value (division by zero) makes the move illegal, as in
+    :meth:`Rule.legal`.
+    """
+    n = np.arange(n0, n1, dtype=np.int64)[:, None]
+    m = np.arange(0, n1, dtype=np.int64)[None, :]
+    try:
+        ok, undefined = evaluate_array(game.predicate, {"n": n, "m": m})
+        return np.asarray(ok & ~undefined & (m < n), dtype=bool)
+    except EvalError:
+        pass
+    out = np.zeros((n1 - n0, n1), dtype=bool)
+    for r in range(n1 - n0):
+        heap = n0 + r
+        if heap == 0:
+            continue
+        ms = np.arange(heap, dtype=np.int64)
+        try:
+            ok, undefined = evaluate_array(game.predicate, {"n": np.int64(heap), "m": ms})
+            out[r, :heap] = np.asarray(ok & ~undefined, dtype=bool)
+        except EvalError:
+            out[r, :heap] = [game.legal(heap, int(x)) for x in range(heap)]
+    return out
+
+
+def _rule_runner(game: Rule, tv: int) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        stop = n_max + 1
+        seen = np.full(stop + 2, -1, dtype=np.int64)
+        top = int(g[:start].max()) if start > 0 else 0
+        a = start
+        while a < stop:
+            rows = max(1, min(stop - a, _RULE_CELLS // max(1, stop)))
+            # Columns only up to the block's last heap: m < n for every row of the block.
+            b = a + rows
+            legal = rule_legal_rows(game, a, b)
+            top = hk.rule_rows_kernel(g, a, legal, tv, seen, top)
+            if progress is not None:
+                progress(b, stop)
+            a = b
+
+    return run
+
+
+def heap_targets_csr(game: HeapGame, n_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a non-splitting game: ``(ptr, targets)`` with the heaps one move from ``n`` in
+    ``targets[ptr[n]:ptr[n+1]]`` (sorted, without duplicates), for ``n <= n_max``.
+
+    Uses the family's structure where there is one (subtraction sets, move
+    intervals, vectorised rules) and the plain move generator otherwise.
+    """
+    if game.splits:
+        raise UsageError(f"{game.spec} splits heaps; its positions are not single heaps")
+    lists: list[np.ndarray] = []
+    if isinstance(game, Subtraction):
+        takes = np.array(game.takes, dtype=np.int64)
+        for n in range(n_max + 1):
+            lists.append(np.sort(n - takes[takes <= n]))
+    elif isinstance(game, IntervalGame):
+        lo = interval_lows(game, n_max + 1)
+        for n in range(n_max + 1):
+            lists.append(np.arange(lo[n], n, dtype=np.int64))
+    elif isinstance(game, InfiniteSubtraction):
+        members = subtraction_members(game, n_max)
+        for n in range(n_max + 1):
+            lists.append(np.sort(n - members[members <= n]))
+    elif isinstance(game, Rule):
+        step = max(1, _RULE_CELLS // max(1, n_max + 1))
+        for a in range(0, n_max + 1, step):
+            b = min(n_max + 1, a + step)
+            legal = rule_legal_rows(game, a, b)
+            for r in range(b - a):
+                lists.append(np.nonzero(legal[r])[0].astype(np.int64))
+    else:
+        for n in range(n_max + 1):
+            lists.append(np.array(sorted(set(game.heap_targets(n))), dtype=np.int64))
+    ptr = np.zeros(n_max + 2, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(x) for x in lists])
+    targets = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)
+    return ptr, targets.astype(np.int64)
+
+
+def _targets_runner(
+    game: HeapGame, tv: int
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        ptr, targets = heap_targets_csr(game, n_max)
+        hk.targets_kernel(g, start, n_max + 1, ptr, targets, tv)
+
+    return run
+
+
+def _generic_runner(game: HeapGame) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        for n in range(start, n_max + 1):
+            values = set()
+            for parts in game.options(n):
+                v = 0
+                for a in parts:
+                    v ^= int(g[a])
+                values.add(v)
+            g[n] = mex(values)
+            if progress is not None and n % 256 == 0:
+                progress(n, n_max + 1)
+
+    return run
+
+
+# ---------------------------------------------------------------------------
+# Misère play of splitting games: whole positions
+# ---------------------------------------------------------------------------
+
+
+class MisereHeaps:
+    """Misère nim-values of sums of heaps of a splitting game, evaluated as whole positions.
+
+    A position is a multiset of heaps. Heaps with no move at all ("dead"
+    heaps, such as 0, or 1 and 2 in Grundy's game) never take part in play,
+    so dropping them leaves the same game graph: positions are kept as sorted
+    tuples of live heaps. Values are memoised across calls. The number of
+    positions below a heap of ``n`` grows like the partitions of ``n``, hence
+    the small limit.
+    """
+
+    def __init__(self, base: HeapGame) -> None:
+        self.base = base
+        self.memo: dict[tuple[int, ...], int] = {}
+        self._options: list[list[tuple[int, ...]]] = []
+
+    def _opts(self, n: int) -> list[tuple[int, ...]]:
+        while len(self._options) <= n:
+            k = len(self._options)
+            self._options.append(list({tuple(sorted(p)) for p in self.base.options(k)}))
+        return self._options[n]
+
+    def _live(self, heaps: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(sorted(h for h in heaps if h > 0 and self._opts(h)))
+
+    def value(self, heaps: tuple[int, ...]) -> int:
+        """Misère nim-value of the sum of ``heaps`` (1 when no move is possible)."""
+        start = self._live(heaps)
+        stack = [start]
+        memo = self.memo
+        while stack:
+            pos = stack[-1]
+            if pos in memo:
+                stack.pop()
+                continue
+            children: list[tuple[int, ...]] = []
+            missing = False
+            for i, h in enumerate(pos):
+                if i > 0 and pos[i - 1] == h:
+                    continue  # equal heaps give the same options
+                rest = pos[:i] + pos[i + 1 :]
+                for parts in self._opts(h):
+                    child = self._live(rest + parts)
+                    children.append(child)
+                    if child not in memo:
+                        missing = True
+                        stack.append(child)
+            if missing:
+                continue
+            memo[pos] = mex({memo[c] for c in children}) if children else 1
+            stack.pop()
+        return memo[start]
+
+
+def _misere_split_runner(base: HeapGame) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        evaluator = MisereHeaps(base)
+        for n in range(start, n_max + 1):
+            g[n] = evaluator.value(canonical_heaps((n,)))
+            if progress is not None:
+                progress(n + 1, n_max + 1)
+
+    return run
