@@ -1,0 +1,247 @@
+"""``nimproof mine``: guess closed forms from tables and hand every guess to the verifier.
+
+::
+
+    nimproof mine 'knim:{k}' --param k=1..8
+    nimproof mine half-heap --max-n 500
+    nimproof mine nim --heaps 2..4 --json
+    nimproof mine --defaults --write conjectures/mined
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from pathlib import Path
+
+from rich.markup import escape
+from rich.table import Table
+
+from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
+from nimproof.errors import UsageError
+from nimproof.miner.defaults import default_requests
+from nimproof.miner.pipeline import DEFAULT_HEAPS, DEFAULT_MAX_N, Request
+from nimproof.miner.run import RunResult, run
+
+DEFAULT_WRITE = "conjectures/mined"
+MAX_AXIS = 64
+MAX_SHOWN = 90  # longer formulas are cut in the table (files and --json have them whole)
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def parse_values(text: str, what: str) -> tuple[int, ...]:
+    """``3``, ``1..8`` or ``1,2,5`` (mixed: ``1..3,7``) as whole numbers, in the order given."""
+    values: list[int] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        m = re.fullmatch(r"(-?\d{1,9})\s*\.\.\s*(-?\d{1,9})", part)
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if hi < lo:
+                raise UsageError(f"{what}: empty range {part!r}")
+            if hi - lo >= MAX_AXIS:
+                raise UsageError(f"{what}: range {part!r} has more than {MAX_AXIS} values")
+            values.extend(range(lo, hi + 1))
+        elif re.fullmatch(r"-?\d{1,9}", part):
+            values.append(int(part))
+        else:
+            raise UsageError(
+                f"{what}: expected a number, a range a..b or a list a,b,c; got {text!r}"
+            )
+    values = list(dict.fromkeys(values))
+    if len(values) > MAX_AXIS:
+        raise UsageError(f"{what}: more than {MAX_AXIS} values")
+    return tuple(values)
+
+
+def parse_param(text: str) -> tuple[str, tuple[int, ...]]:
+    """``k=1..8`` -> ``("k", (1, ..., 8))``."""
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    if not sep or not _NAME.match(name):
+        raise UsageError(f"--param expects NAME=VALUES such as k=1..8, got {text!r}")
+    if name in ("n", "m", "h", "v", "heaps"):
+        raise UsageError(f"--param: {name!r} cannot be a parameter name")
+    return name, parse_values(values, f"--param {name}")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``mine`` command."""
+    p = subparsers.add_parser(
+        "mine",
+        help="guess closed forms from Grundy tables and verify them",
+        description=(
+            "Compute tables of a game family, guess closed forms (periodicity, binary rules, "
+            "formulas in a parameter, P-position rules), write them as conjecture files and "
+            "run the verifier on each. Nothing is reported as true unless the verifier proved it."
+        ),
+    )
+    p.add_argument(
+        "spec", nargs="?", help="game spec; may contain {param} placeholders, e.g. 'knim:{k}'"
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUES",
+        help="a parameter axis: k=1..8 or k=1,2,5 (repeatable)",
+    )
+    p.add_argument(
+        "--max-n",
+        type=bounded_int(8, min(MAX_N, 100_000), "--max-n"),
+        default=None,
+        help=f"largest heap of single-heap tables (default {DEFAULT_MAX_N})",
+    )
+    p.add_argument(
+        "--heaps",
+        default=None,
+        metavar="H",
+        help="mine P-positions of H heaps (or a range such as 2..4) instead of single heaps",
+    )
+    p.add_argument(
+        "--max-heap",
+        type=bounded_int(1, 4096, "--max-heap"),
+        default=None,
+        help="largest heap of the box [0, B]^H (default depends on H)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument(
+        "--write",
+        default=DEFAULT_WRITE,
+        metavar="DIR",
+        help=f"directory for the conjecture files (default {DEFAULT_WRITE})",
+    )
+    p.add_argument("--no-verify", action="store_true", help="do not run the verifier")
+    p.add_argument(
+        "--timeout",
+        type=bounded_int(1, 3600, "--timeout"),
+        default=60,
+        help="seconds the verifier may spend on each claim instance (default 60)",
+    )
+    p.add_argument(
+        "--defaults",
+        action="store_true",
+        help="mine the standard families (knim, half-heap, kayles, nim, moore, staircase, misère nim)",
+    )
+    p.set_defaults(func=main)
+
+
+def requests_from(args: argparse.Namespace) -> list[Request]:
+    """The requests a command line asks for (UsageError for inconsistent options)."""
+    if args.defaults:
+        if args.spec or args.param or args.heaps:
+            raise UsageError(
+                "--defaults mines the standard families; do not give a SPEC, --param or --heaps"
+            )
+        return default_requests(args.max_n, args.max_heap)
+    if not args.spec:
+        raise UsageError("give a game SPEC to mine (or --defaults)")
+    axes: dict[str, tuple[int, ...]] = {}
+    for text in args.param:
+        name, values = parse_param(text)
+        if name in axes:
+            raise UsageError(f"--param {name} is given twice")
+        axes[name] = values
+    heaps = parse_values(args.heaps, "--heaps") if args.heaps else ()
+    spec = args.spec.strip()
+    if not heaps and not axes:
+        from nimproof.games import parse_spec
+        from nimproof.games.base import MultiHeapGame
+
+        if isinstance(parse_spec(spec), MultiHeapGame):
+            heaps = DEFAULT_HEAPS
+    return [
+        Request(
+            spec,
+            axes=axes,
+            heaps=heaps,
+            max_n=args.max_n if args.max_n is not None else DEFAULT_MAX_N,
+            max_heap=args.max_heap,
+        )
+    ]
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    if args.defaults:
+        return f"nimproof mine --defaults --write {args.write}"
+    words = ["nimproof", "mine", shlex.quote(args.spec)]
+    words += [f"--param {shlex.quote(p)}" for p in args.param]
+    if args.heaps:
+        words.append(f"--heaps {args.heaps}")
+    if args.max_n is not None:
+        words.append(f"--max-n {args.max_n}")
+    if args.max_heap is not None:
+        words.append(f"--max-heap {args.max_heap}")
+    return " ".join(words)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``nimproof mine``; 0 on success, 2 for bad input."""
+    requests = requests_from(args)
+    write_dir = Path(args.write) if args.write else None
+    with progress(enabled=not args.json and err_console.is_terminal) as prog:
+        task = prog.add_task("mining", total=len(requests))
+
+        def step(spec: str) -> None:
+            prog.update(task, description=f"mining {spec}", advance=0)
+
+        result = run(
+            requests,
+            write_dir=write_dir,
+            verify=not args.no_verify,
+            timeout=float(args.timeout),
+            command=_command_line(args),
+            on_family=step,
+        )
+        prog.update(task, completed=len(requests))
+    if args.json:
+        print_json(result.to_json())
+    else:
+        show(result)
+    return 0
+
+
+def show(result: RunResult) -> None:
+    """The ranked table of conjectures, then per-family summaries and notes."""
+    if result.conjectures:
+        table = Table(title="Mined conjectures", show_lines=False)
+        for col in ("family", "#", "kind", "formula", "evidence", "verdict", "scope"):
+            table.add_column(col, overflow="fold")
+        for c in result.conjectures:
+            verdict = c.status
+            style = {"proved": "green", "refuted": "red"}.get(verdict, "yellow")
+            if c.guess.point is not None and c.guess.game:
+                family = c.guess.game
+            else:
+                params = ", ".join(f"{k} = {v}" for k, v in c.to_json()["params"].items())
+                family = c.family + (f" ({params})" if params else "")
+            if c.guess.heaps:
+                family += f", {_axis_words(c.guess.heaps)} heaps"
+            text = c.guess.description
+            if len(text) > MAX_SHOWN:
+                text = text[: MAX_SHOWN - 1] + "…"
+            table.add_row(
+                escape(family),
+                str(c.rank),
+                c.guess.kind,
+                escape(text),
+                c.guess.evidence.short(),
+                f"[{style}]{verdict}[/{style}]",
+                escape(c.scope),
+            )
+        console.print(table)
+    for f in result.families:
+        console.print(f.summary, markup=False)
+        for note in f.notes:
+            console.print(f"  note: {note}", markup=False)
+    files = sorted({c.file for c in result.conjectures if c.file})
+    if files:
+        console.print("written: " + ", ".join(files), markup=False)
+
+
+def _axis_words(values: tuple[int, ...]) -> str:
+    lo, hi = min(values), max(values)
+    if len(values) > 1 and list(values) == list(range(lo, hi + 1)):
+        return f"{lo}..{hi}"
+    return ", ".join(map(str, values))

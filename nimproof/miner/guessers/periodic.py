@@ -1,0 +1,257 @@
+"""Periodic and arithmetic-periodic tables: ``g(n + p) = g(n) + s`` for ``n >= n0``.
+
+The smallest description wins: among all periods ``p`` the one with the
+fewest stored values ``n0 + p`` (ties: the shorter period). To keep short
+tables from producing false periods, a candidate must be seen at least
+:data:`MIN_REPETITIONS` full times with at least :data:`MIN_RELATIONS`
+instances of the relation, and it is found on a prefix of the table and must
+then predict the held-out rest.
+
+A found period becomes a ``periodic`` claim (the verifier can prove it for
+all ``n`` by the finite-subtraction window theorem or the Guy–Smith theorem
+for octal games). When one period has a short description (``n % 4``,
+``2 * (n % 3)``, a small formula in ``n % p``) and the preperiod is at most
+a few values, it also becomes a closed ``grundy`` formula (the preperiod
+written as exceptions), which is then true exactly when the periodicity is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from nimproof.miner.formula import (
+    formula_cost,
+    heap_formula_values,
+    periodic_holds,
+    reproduces_heap_table,
+    substitute_name,
+    template,
+)
+from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.model import Evidence, Guess, HeapTable, Table
+from nimproof.miner.search import ARITH, BITWISE, find_formula
+
+MIN_REPETITIONS = 4.0
+MIN_RELATIONS = 16
+HOLD_OUT = 0.25
+MAX_PERIOD = 4096
+#: Largest preperiod whose values are written out as exceptions in a closed formula.
+MAX_EXCEPTIONS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Periodicity:
+    """``g(n + period) = g(n) + saltus`` for every ``n >= preperiod``."""
+
+    period: int
+    preperiod: int
+    saltus: int
+
+
+def smallest_periodicity(
+    values: np.ndarray,
+    *,
+    min_repetitions: float = MIN_REPETITIONS,
+    min_relations: int = MIN_RELATIONS,
+    saltus: bool = True,
+) -> Periodicity | None:
+    """The periodicity of ``values`` with the fewest stored values, or None.
+
+    The relation must hold from the preperiod to the end of ``values``, cover
+    ``min_repetitions`` full periods and ``min_relations`` instances.
+    """
+    values = np.asarray(values, dtype=np.int64)
+    size = len(values)
+    best: tuple[tuple[int, int], Periodicity] | None = None
+    for p in range(1, min(MAX_PERIOD, int(size // min_repetitions)) + 1):
+        if best is not None and p >= best[0][0]:
+            break  # n0 + p can no longer beat the best
+        d = values[p:] - values[:-p]
+        s = int(d[-1])
+        if s and not saltus:
+            continue
+        bad = np.flatnonzero(d != s)
+        pre = int(bad[-1]) + 1 if bad.size else 0
+        if size - pre < min_repetitions * p or size - pre - p < min_relations:
+            continue
+        key = (pre + p, p)
+        if best is None or key < best[0]:
+            best = (key, Periodicity(p, pre, s))
+    return best[1] if best else None
+
+
+def _linear(c: int, x: str, d: int) -> str:
+    """``c * x + d`` written simply (``x``, ``2 * x``, ``x + 1``, ``1 - x``, ``3``)."""
+    if c == 0:
+        return str(d)
+    if c == -1 and d > 0:
+        return f"{d} - {x}"
+    head = x if c == 1 else f"{c} * {x}"
+    if d == 0:
+        return head
+    return f"{head} + {d}" if d > 0 else f"{head} - {-d}"
+
+
+def residue_formula(residues: list[int], period: int) -> str | None:
+    """A short formula in ``n`` for ``r -> residues[r]`` applied to ``r = n % period``."""
+    v = residues
+    r = f"n % {period}"
+    if len(set(v)) == 1:
+        return str(v[0])
+    c, d = v[1] - v[0], v[0]
+    if all(v[i] == c * i + d for i in range(period)):
+        return _linear(c, f"({r})" if c not in (1, -1) else r, d)
+    found = find_formula(
+        {"r": np.arange(period, dtype=np.int64)},
+        np.asarray(v, dtype=np.int64),
+        constants=tuple(range(min(period, 8) + 1)),
+        binary=ARITH + BITWISE,
+        max_size=5,
+    )
+    return substitute_name(found, "r", r) if found is not None else None
+
+
+def closed_form(values: np.ndarray, per: Periodicity) -> str | None:
+    """A closed formula for a periodic table, or None.
+
+    From the preperiod on, ``g(n) = s * (n // p) + e(n % p)`` with ``e`` one
+    period written as a short formula; at most :data:`MAX_EXCEPTIONS` values
+    of the preperiod that differ are written as exceptions
+    (``0 if n == 0 else ...``).
+    """
+    p, s, pre = per.period, per.saltus, per.preperiod
+    if pre > MAX_EXCEPTIONS or pre + p > len(values):
+        return None
+    e = [0] * p
+    for n in range(pre, pre + p):
+        e[n % p] = int(values[n]) - s * (n // p)
+    c = e[1] - e[0] if p > 1 else s
+    if s != 0 and s == c * p and all(e[i] == c * i + e[0] for i in range(p)):
+        body = _linear(c, "n", e[0])
+    else:
+        rest = residue_formula(e, p)
+        if rest is None:
+            return None
+        if s == 0:
+            body = rest
+        else:
+            steps = f"n // {p}" if p > 1 else "n"
+            head = _linear(s, f"({steps})" if s != 1 and p > 1 else steps, 0)
+            body = head if rest == "0" else f"{head} + {rest}"
+    if pre:
+        start = heap_formula_values(body, pre - 1, {})
+        for n in reversed(range(pre)):
+            if start is None or int(start[n]) != int(values[n]):
+                body = f"{int(values[n])} if n == {n} else {body}"
+    return body
+
+
+def periodic_cost(values: np.ndarray, per: Periodicity) -> float:
+    """Description length of a periodic description: the stored values and the three numbers."""
+    stored = values[: per.preperiod + per.period]
+    return (
+        2.0
+        + math.log2(per.period + 1)
+        + math.log2(per.preperiod + 1)
+        + math.log2(abs(per.saltus) + 1)
+        + float(sum(1.0 + math.log2(abs(int(x)) + 1) for x in stored))
+    )
+
+
+class Periodic(Guesser):
+    """Eventual (arithmetic) periodicity of single-heap tables."""
+
+    name = "periodic"
+
+    def guess_point(self, table: Table) -> list[Guess]:
+        if not isinstance(table, HeapTable):
+            return []
+        values = table.values
+        size = len(values)
+        cut = size - max(1, int(size * HOLD_OUT))
+        per = smallest_periodicity(values[:cut])
+        if per is None or not periodic_holds(values, per.period, per.preperiod, per.saltus):
+            return []
+        reps = (size - per.preperiod) / per.period
+        found_on = f"found on heaps 0..{cut - 1}, then predicted heaps {cut}..{size - 1}"
+        plus = f" + {per.saltus}" if per.saltus else ""
+        evidence = Evidence(
+            fitted=cut,
+            held_out=size - cut,
+            checked=size,
+            repetitions=reps,
+            details=(
+                f"g(n + {per.period}) = g(n){plus} for n >= {per.preperiod}: {found_on}",
+                f"{reps:.1f} full periods after the preperiod",
+            ),
+        )
+        out: list[Guess] = []
+        if table.game.misere:
+            # Misère nim-values are not additive and the periodicity theorems are about
+            # normal play, so the relation is reported, not claimed.
+            text = (
+                f"{table.spec}: the misère nim-values satisfy g(n + {per.period}) = g(n){plus} "
+                f"for n >= {per.preperiod} on heaps 0..{size - 1} (not a claim: the periodicity "
+                "theorems are about normal play)"
+            )
+            out.append(
+                Guess(
+                    kind="note",
+                    game=table.spec,
+                    guesser=self.name,
+                    evidence=Evidence(0, 0, 0, details=(text,)),
+                    cost=float("inf"),
+                    statement=text,
+                    point=table.key,
+                )
+            )
+        else:
+            out.append(
+                Guess(
+                    kind="periodic",
+                    game=table.spec,
+                    guesser=self.name,
+                    evidence=evidence,
+                    cost=periodic_cost(values, per),
+                    period=per.period,
+                    preperiod=per.preperiod,
+                    saltus=per.saltus,
+                    statement=(
+                        f"In {table.spec}, g(n + {per.period}) = g(n){plus} for every n >= {per.preperiod}."
+                    ),
+                    template="periodic",
+                    constants=(per.period, per.preperiod, per.saltus),
+                    point=table.key,
+                )
+            )
+        formula = closed_form(values, per)
+        if formula is not None and reproduces_heap_table(formula, table):
+            tpl, consts = template(formula)
+            out.append(
+                Guess(
+                    kind="grundy",
+                    game=table.spec,
+                    guesser=self.name,
+                    evidence=Evidence(
+                        fitted=cut,
+                        held_out=size - cut,
+                        checked=size,
+                        repetitions=reps,
+                        details=(
+                            *evidence.details,
+                            "closed form: one period written as a formula in n % "
+                            f"{per.period}" + (" plus the saltus" if per.saltus else ""),
+                        ),
+                    ),
+                    cost=formula_cost(formula),
+                    formula=formula,
+                    statement=f"The value of a heap of n in {table.spec} is {formula}.",
+                    template=tpl,
+                    constants=consts,
+                    point=table.key,
+                )
+            )
+        return out
