@@ -20,6 +20,7 @@ from nimproof.games.base import PluginGame
 from nimproof.games.plugins.chocolate import ChocolateBar
 from nimproof.games.plugins.coinstrip import CoinStrip
 from nimproof.games.plugins.easychomp import EasyChomp
+from nimproof.games.plugins.polygon import Polygon
 from nimproof.games.registry import family, need_args
 
 PLUGINS: dict[str, type[PluginGame]] = {}
@@ -33,7 +34,7 @@ def register_plugin(cls: type[PluginGame]) -> type[PluginGame]:
     return cls
 
 
-for _cls in (ChocolateBar, EasyChomp, CoinStrip):
+for _cls in (ChocolateBar, EasyChomp, CoinStrip, Polygon):
     register_plugin(_cls)
 
 _entry_points_loaded = False
