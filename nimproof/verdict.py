@@ -48,7 +48,7 @@ class Scope:
 
     def describe(self) -> str:
         """A short English phrase for tables and reports."""
-        heaps = f" ({self.heaps} heaps)" if self.heaps else ""
+        heaps = f" ({self.heaps} heap{'s' if self.heaps != 1 else ''})" if self.heaps else ""
         if self.measure == "listed":
             return "the listed positions"
         if self.kind == "all":

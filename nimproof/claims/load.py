@@ -44,7 +44,7 @@ _KIND_FIELDS: dict[str, set[str]] = {
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "grundy": ("game", "formula"),
-    "p_positions": ("game", "predicate", "heaps"),
+    "p_positions": ("game", "predicate"),
     "identity": ("predicate", "variables"),
     "sum_rule": ("components",),
     "periodic": ("game", "period", "preperiod"),

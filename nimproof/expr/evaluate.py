@@ -4,10 +4,14 @@ Both follow the same semantics, which every other back end must match:
 
 * integers are unbounded; ``//`` and ``%`` are Python's floor division;
 * a formula is *undefined* at a point where it divides by zero, shifts by a
-  negative amount, or applies a bitwise operation (or ``popcount`` & co.) to
-  a negative number; ``and``/``or``/``if`` only need the branch they take to
-  be defined;
-* ``bits`` ranges over bit positions 0..63.
+  negative amount, applies a bitwise operation (or ``popcount`` & co.) to a
+  negative number, or indexes ``h`` out of range; ``and``/``or``/``if`` (and a
+  comparison chain, and ``all``/``any`` once decided) only need the part they
+  evaluate to be defined;
+* ``bits`` ranges over bit positions 0..63;
+* so that no formula can exhaust time or memory, a shift by more than
+  ``MAX_SHIFT`` bits, a power certain to exceed ``MAX_POWER_BITS`` bits and a
+  ``range`` of more than ``MAX_RANGE`` elements are undefined too.
 
 :func:`evaluate` raises :class:`EvalError` where the formula is undefined.
 :func:`evaluate_array` returns values and a mask of the points where it is
@@ -44,6 +48,8 @@ from nimproof.expr.nodes import (
 
 BITS = 64
 MAX_SHIFT = 4096
+MAX_POWER_BITS = 1 << 16
+MAX_RANGE = 1 << 16
 _LIMIT = 1 << 62
 
 Scalar = int | bool
@@ -58,7 +64,14 @@ def domain_values(domain: Domain, env: Env, bits: int = BITS) -> list[int] | lis
         start, stop, step = (int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step))
         if step == 0:
             raise EvalError("range step is zero")
-        return list(range(start, stop, step))
+        indices = range(start, stop, step)
+        try:
+            too_long = len(indices) > MAX_RANGE
+        except OverflowError:  # more elements than a machine word counts
+            too_long = True
+        if too_long:
+            raise EvalError(f"range of more than {MAX_RANGE} elements")
+        return list(indices)
     seq = env[domain.name]
     return list(domain.indices(len(seq)))
 
@@ -147,6 +160,8 @@ def _binary(op: str, a: int, b: int) -> int:
             raise EvalError("division by zero")
         return a // b if op == "//" else a % b
     if op == "**":
+        if abs(a) > 1 and (abs(a).bit_length() - 1) * b > MAX_POWER_BITS:
+            raise EvalError(f"power with more than {MAX_POWER_BITS} bits")
         return a**b
     if a < 0 or b < 0:
         raise EvalError(f"bitwise '{op}' of a negative number")
@@ -281,8 +296,8 @@ def _vec(node: Node, env: Env) -> Vec:
         idx, bad = _vec(node.index, env)
         if idx.ndim == 0:
             i = int(idx)
-            if not 0 <= i < len(seq):
-                raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
+            if not 0 <= i < len(seq):  # undefined wherever it is evaluated, which may be nowhere
+                return np.asarray(0, dtype=np.int64), np.asarray(True)
             return np.asarray(seq[i], dtype=np.int64), bad
         out = np.zeros(np.broadcast_shapes(idx.shape, *[np.shape(s) for s in seq]), dtype=np.int64)
         oob = (idx < 0) | (idx >= len(seq))
@@ -425,7 +440,11 @@ def _reduce_vec(node: Reduce, env: Env) -> Vec:
         seq = env[dom.name]
         items = [seq[i] for i in dom.indices(len(seq))]
     else:
-        items = list(domain_values(dom, env))
+        try:
+            items = list(domain_values(dom, env))
+        except EvalError:  # an undefined range: undefined wherever the reduction is evaluated
+            dummy = np.asarray(False) if node.type == "bool" else np.asarray(0, dtype=np.int64)
+            return dummy, np.asarray(True)
     f = node.func
     acc: np.ndarray | None = None
     bad: np.ndarray | None = None

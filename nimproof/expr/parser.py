@@ -103,8 +103,7 @@ def parse(
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        col = _offset(source, exc.lineno or 1, (exc.offset or 1) - 1, utf8=False)
-        raise ExprError(f"syntax error: {exc.msg}", source, col) from None
+        raise ExprError(f"syntax error: {exc.msg}", source, _syntax_error_column(source, exc)) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("formula is nested too deeply", source) from None
     conv = _Converter(source, set(scalars), set(sequences))
@@ -116,6 +115,24 @@ def parse(
         want = "a true/false condition" if result == "bool" else "a number"
         raise ExprError(f"expected {want}, got a {node.type} expression", source, 0)
     return node
+
+
+def _syntax_error_column(source: str, exc: SyntaxError) -> int | None:
+    """The 0-based column of a syntax error (``SyntaxError.offset`` counts characters from 1).
+
+    In ``eval`` mode Python reports an unexpected end of the formula with
+    offset 0; the ``exec`` mode parser (which also runs nothing) locates it.
+    """
+    if not exc.offset:
+        try:
+            ast.parse(source, mode="exec")
+        except SyntaxError as again:
+            exc = again
+        except (RecursionError, MemoryError, ValueError):
+            return None
+    if not exc.offset:
+        return None
+    return min(_offset(source, exc.lineno or 1, exc.offset - 1, utf8=False), len(source))
 
 
 def _offset(text: str, lineno: int, col: int, *, utf8: bool = True) -> int:
@@ -181,8 +198,8 @@ class _Converter:
                 raise self.fail("'~' is not allowed: its value depends on a bit width; use x ^ mask", node)
             operand = self.expr(node.operand, bound, d)
             if isinstance(node.op, ast.Not):
-                return Unary(p, "bool", "not", self.want(operand, "bool", "the operand of 'not'", node))
-            self.want(operand, "int", "the operand of a sign", node)
+                return Unary(p, "bool", "not", self.want(operand, "bool", "the operand of 'not'", node.operand))
+            self.want(operand, "int", "the operand of a sign", node.operand)
             if isinstance(node.op, ast.UAdd):
                 return operand
             if isinstance(operand, Const):
@@ -195,8 +212,8 @@ class _Converter:
                     f"operator {type(node.op).__name__} is not allowed"
                 )
                 raise self.fail(sym, node)
-            left = self.want(self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node)
-            right = self.want(self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node)
+            left = self.want(self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left)
+            right = self.want(self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right)
             if op == "**" and not (isinstance(right, Const) and 0 <= int(right.value) <= MAX_POW):
                 raise self.fail(f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right)
             return Bin(p, "int", op, left, right)
@@ -207,12 +224,14 @@ class _Converter:
                 if sym is None:
                     raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
                 ops.append(sym)
-            operands = [self.expr(x, bound, d) for x in [node.left, *node.comparators]]
-            for sym, a, b in zip(ops, operands, operands[1:], strict=False):
+            sources = [node.left, *node.comparators]
+            operands = [self.expr(x, bound, d) for x in sources]
+            for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
                 if sym in ("==", "!=") and a.type == b.type:
                     continue
                 if a.type != "int" or b.type != "int":
-                    raise self.fail(f"'{sym}' compares numbers (or two conditions with == / !=)", node)
+                    culprit = sources[i] if a.type != "int" else sources[i + 1]
+                    raise self.fail(f"'{sym}' compares numbers (or two conditions with == / !=)", culprit)
             return Compare(p, "bool", tuple(ops), tuple(operands))
         if isinstance(node, ast.BoolOp):
             op = "and" if isinstance(node.op, ast.And) else "or"
@@ -231,7 +250,7 @@ class _Converter:
             seq = self.sequence_name(node.value)
             if isinstance(node.slice, ast.Slice):
                 raise self.fail(f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node)
-            index = self.want(self.expr(node.slice, bound, d), "int", "an index", node)
+            index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
             return Index(p, "int", seq, index)
         if isinstance(node, ast.Call):
             return self.call(node, bound, d)
@@ -289,12 +308,13 @@ class _Converter:
         if not isinstance(node.func, ast.Name):
             raise self.fail("only built-in functions can be called", node)
         if node.keywords:
-            raise self.fail("keyword arguments are not allowed", node)
+            raise self.fail("keyword arguments are not allowed", node.keywords[0])
         name = node.func.id
         p = self.pos(node)
         args = node.args
-        if any(isinstance(a, ast.Starred) for a in args):
-            raise self.fail("'*' arguments are not allowed", node)
+        for a in args:
+            if isinstance(a, ast.Starred):
+                raise self.fail("'*' arguments are not allowed", a)
         if name in REDUCTIONS:
             if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
                 return self.generator(name, args[0], bound, d, p)
@@ -329,7 +349,7 @@ class _Converter:
                 raise self.fail("colsum's first argument must be a sequence such as h", node)
             b = self.want(self.expr(args[1], bound, d), "int", "the bit position", args[1])
             var = "_c"
-            while var in bound:
+            while var in bound or var in self.scalars:  # the body must not capture a name of b
                 var += "_"
             body = Bin(p, "int", "&", Bin(p, "int", ">>", Var(p, "int", var), b), Const(p, "int", 1))
             return Reduce(p, "int", "sum", body, var, dom)
@@ -359,8 +379,10 @@ class _Converter:
         if len(gen.generators) != 1:
             raise self.fail("only one 'for' per generator", gen)
         comp = gen.generators[0]
-        if comp.ifs or comp.is_async:
-            raise self.fail("'if' inside a generator is not allowed; use a conditional body", gen)
+        if comp.is_async:
+            raise self.fail("'async for' is not allowed", gen)
+        if comp.ifs:
+            raise self.fail("'if' inside a generator is not allowed; use a conditional body", comp.ifs[0])
         if not isinstance(comp.target, ast.Name):
             raise self.fail("the loop variable must be a plain name", comp.target)
         var = comp.target.id

@@ -1,20 +1,25 @@
 """Worked examples: ``value`` and ``sequence`` claims, decided by direct computation.
 
-Each listed position is evaluated by the reference implementation (direct
-mex over the position as a whole) and by the engine (Sprague–Grundy over
-stored tables where it applies); both must agree with the claim. Winning
-moves are compared as sets: the moves the text lists must be exactly the
-moves to positions of value 0 (misère: misère nim-value 0).
+Each listed position is evaluated by the reference implementation and, where
+the engine covers the game, by the engine too; both must agree with the
+claim. A position of a heap game (a sum of heaps) is evaluated as a whole
+by direct mex while it is small; a larger one is evaluated by
+Sprague–Grundy, xor of the reference heap tables (the detail says which).
+Winning moves are compared as sets: the moves the text lists must be exactly
+the moves to positions of value 0 (misère: misère nim-value 0). For heap
+games a move is written as the heaps it leaves: a number, or a list of heaps
+(order does not matter; a move that splits a heap leaves more heaps).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Hashable
 from typing import Any
 
 from nimproof.engines import reference
-from nimproof.games import Game, HeapGame, PluginGame
+from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
 from nimproof.games.misere import Misere
 from nimproof.games.sums import Sum
 from nimproof.provers.context import ClaimContext
@@ -23,20 +28,74 @@ from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "reference"
 
-
-def _key(ctx: ClaimContext, position: Any) -> Any:
-    game = ctx.game
-    if isinstance(game, Sum):
-        return game.position(position)
-    return position
+#: Positions of a heap game with more joint positions than this are evaluated by Sprague–Grundy.
+DIRECT_BUDGET = 20_000
+#: For take-and-break games: positions with more tokens than this use Sprague–Grundy.
+SPLIT_BUDGET = 40
 
 
-def _moves(ctx: ClaimContext, position: Any) -> list[Any]:
-    game = ctx.game
-    assert game is not None
-    if isinstance(game, PluginGame) or isinstance(position, int):
-        return list(dict.fromkeys(game.moves(position)))
-    return list(dict.fromkeys(fixed_moves(game, position)))
+class _Oracle:
+    """Reference values of the claim's positions, shared caches, and how each was computed."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.cache: dict[Hashable, int] = {}
+        self.tables: list[int] = []
+        self.methods: set[str] = set()
+
+    def heap_table(self, n: int) -> list[int]:
+        assert isinstance(self.game, HeapGame)
+        if len(self.tables) <= n:
+            self.tables = reference.heap_table(self.game, max(n, 2 * len(self.tables)))
+        return self.tables
+
+    def value(self, position: Any) -> int:
+        game = self.game
+        if isinstance(game, HeapGame):
+            heaps = canonical_heaps((position,) if isinstance(position, int) else position)
+            # A split multiplies the positions below a heap: there the budget is on the tokens.
+            too_big = (
+                sum(heaps) > SPLIT_BUDGET
+                if game.splits
+                else math.prod(h + 1 for h in heaps) > DIRECT_BUDGET
+            )
+            if too_big:
+                self.methods.add("Sprague–Grundy over reference heap tables")
+                table = self.heap_table(max(heaps))
+                out = 0
+                for h in heaps:
+                    out ^= table[h]
+                return out
+            self.methods.add("direct mex")
+            return reference.value(game, heaps, self.cache)
+        self.methods.add("direct mex")
+        key = game.position(position) if isinstance(game, Sum) else position
+        return reference.value(game, key, self.cache)
+
+    def moves(self, position: Any) -> list[Any]:
+        """The positions one move away, in the form claims write them."""
+        game = self.game
+        if isinstance(game, HeapGame):
+            heaps = (position,) if isinstance(position, int) else tuple(position)
+            return list(dict.fromkeys(game.moves(heaps)))
+        if isinstance(game, PluginGame) or isinstance(position, int):
+            return list(dict.fromkeys(game.moves(position)))
+        return list(dict.fromkeys(fixed_moves(game, position)))
+
+    def normal(self, move: Any) -> Any:
+        """A listed or generated move in one comparable form."""
+        if isinstance(self.game, HeapGame | Misere) and not isinstance(self.game, PluginGame):
+            if isinstance(move, int):
+                return canonical_heaps((move,))
+            if isinstance(move, list | tuple) and all(isinstance(x, int) for x in move):
+                return canonical_heaps(move)
+        return _freeze(move)
+
+
+def _freeze(x: Any) -> Any:
+    if isinstance(x, list | tuple):
+        return tuple(_freeze(v) for v in x)
+    return x
 
 
 def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
@@ -48,10 +107,9 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         return MethodResult(NAME, "unknown", detail=f"does not apply to {ctx.kind} claims")
     game = ctx.game
     assert game is not None
-    cache: dict[Hashable, int] = {}
-    scope = Scope("all", measure="listed")
+    oracle = _Oracle(game)
     for i, (pos, expected) in enumerate(zip(ctx.claim.positions, ctx.claim.values, strict=True)):
-        actual = reference.value(game, _key(ctx, pos), cache)
+        actual = oracle.value(pos)
         if actual != expected:
             text = f"The value of {pos} is {actual}, not {expected} as claimed."
             cx = Counterexample(
@@ -69,16 +127,11 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
                 seconds=time.monotonic() - t0,
             )
         if ctx.claim.winning_moves:
-            listed = {_normal(m) for m in ctx.claim.winning_moves[i]}
-            true = {
-                _normal(q)
-                for q in _moves(ctx, pos)
-                if reference.value(game, _key(ctx, q), cache) == 0
-            }
+            listed = {oracle.normal(m) for m in ctx.claim.winning_moves[i]}
+            true = {oracle.normal(q) for q in oracle.moves(pos) if oracle.value(q) == 0}
             if listed != true:
                 missing, extra = sorted(true - listed, key=str), sorted(listed - true, key=str)
-                text = f"At {pos} the winning moves are {sorted(true, key=str)}"
-                text += f"; the claim lists {sorted(listed, key=str)}"
+                text = f"At {pos} the winning moves are {sorted(true, key=str)}; the claim lists {sorted(listed, key=str)}"
                 if extra:
                     text += f" ({extra} do not lead to a P-position)"
                 if missing:
@@ -97,26 +150,25 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
                     NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
                 )
     n = len(ctx.claim.positions)
+    how = " and ".join(sorted(oracle.methods)) or "direct mex"
     return MethodResult(
         NAME,
         "proved",
-        scope,
-        f"{n} position(s) computed by direct mex",
+        Scope("all", measure="listed"),
+        f"{n} position(s) computed by {how}",
         time.monotonic() - t0,
         stats={"positions": n},
     )
 
 
-def _normal(move: Any) -> Any:
-    return tuple(move) if isinstance(move, list | tuple) else move
-
-
 def _engine_value(game: Game, pos: Any) -> int | None:
     from nimproof.engines import position_value
 
+    if isinstance(game, PluginGame):
+        return None
     try:
         return int(position_value(game, pos))
-    except Exception:  # the engine does not cover every game; the reference already decided
+    except Exception:  # the engine does not cover every game or size; the reference already decided
         return None
 
 
@@ -124,29 +176,36 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
     from nimproof.engines import grundy_table
 
     game = ctx.game
-    if not isinstance(game, HeapGame | Misere):
-        return MethodResult(NAME, "unknown", detail="sequence claims need a heap game")
     claimed = [int(v) for v in ctx.claim.values]
     last = ctx.claim.offset + len(claimed) - 1
-    table = [int(x) for x in grundy_table(game, last)]
-    if isinstance(game, Misere):
-        ref = [reference.value(game, n) for n in range(last + 1)]
+    if isinstance(game, PluginGame):
+        # A plugin whose positions include the integers (e.g. an untouched polygon of n sides).
+        cache: dict[Hashable, int] = {}
+        ref = [
+            reference.value(game, n, cache) if n >= ctx.claim.offset else 0 for n in range(last + 1)
+        ]
+        how = "direct mex on the plugin's positions"
+    elif isinstance(game, HeapGame | Misere):
+        table = [int(x) for x in grundy_table(game, last)]
+        if isinstance(game, Misere):
+            ref = [reference.value(game, n) for n in range(last + 1)]
+        else:
+            ref = reference.heap_table(game, last)
+        if table != ref:
+            k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
+            return MethodResult(
+                NAME,
+                "unknown",
+                detail=f"engine and reference disagree at n = {k}",
+                seconds=time.monotonic() - t0,
+            )
+        how = "engine and reference agree"
     else:
-        ref = reference.heap_table(game, last)
-    if table != ref:
-        k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
-        return MethodResult(
-            NAME,
-            "unknown",
-            detail=f"engine and reference disagree at n = {k}",
-            seconds=time.monotonic() - t0,
-        )
+        return MethodResult(NAME, "unknown", detail="sequence claims need a heap game or a plugin")
     for i, v in enumerate(claimed):
         n = ctx.claim.offset + i
         if ref[n] != v:
-            text = (
-                f"At heap {n} (term {i + 1} of the listed sequence) the value is {ref[n]}, not {v}."
-            )
+            text = f"At {n} (term {i + 1} of the listed sequence) the value is {ref[n]}, not {v}."
             cx = Counterexample(n, "value", text, v, ref[n], None, True, "reference implementation")
             return MethodResult(
                 NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
@@ -155,7 +214,7 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
         NAME,
         "proved",
         Scope("all", measure="listed"),
-        f"{len(claimed)} values from heap {ctx.claim.offset}, engine and reference agree",
+        f"{len(claimed)} values from {ctx.claim.offset}, {how}",
         time.monotonic() - t0,
         stats={"values": len(claimed)},
     )

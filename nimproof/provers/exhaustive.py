@@ -133,7 +133,7 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
                 targets.extend(n - t for t in members if t <= n)
                 starts.append(len(targets))
         else:
-            if n_all > 3000:
+            if n_all > 3001:
                 raise _TooLarge("rule games are checked exhaustively up to n = 3000")
             for n in range(n_all):
                 m = np.arange(n, dtype=np.int64)
@@ -535,17 +535,19 @@ def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
         if rest
         else []
     )
-    for first in range(limit + 1):
-        env: dict[str, Any] = {names[0]: np.int64(first), **ctx.params}
-        env.update(zip(rest, grids, strict=True))
+    per_first = (limit + 1) ** len(rest)
+    chunk = max(1, 4_000_000 // per_first)
+    for start in range(0, limit + 1, chunk):
+        firsts = np.arange(start, min(limit + 1, start + chunk), dtype=np.int64)
+        env: dict[str, Any] = {names[0]: firsts.reshape((-1,) + (1,) * len(rest)), **ctx.params}
+        env.update((name, g[np.newaxis, ...]) for name, g in zip(rest, grids, strict=True))
         ok, undefined = evaluate_array(ctx.formula, env)
         bad = (~np.asarray(ok, dtype=bool)) | undefined
-        if np.broadcast_to(
-            bad, np.broadcast_shapes(np.shape(bad), *(g.shape for g in grids))
-        ).any():
-            full = np.broadcast_to(bad, grids[0].shape) if grids else np.asarray([bool(bad)])
-            rest_point = _first_by_size(full) if grids else ()
-            point = {names[0]: first, **dict(zip(rest, rest_point, strict=True))}
+        shape = (len(firsts),) + (limit + 1,) * len(rest)
+        full = np.broadcast_to(bad, shape)
+        if full.any():
+            idx = _first_by_size(full)
+            point = {names[0]: int(firsts[idx[0]]), **dict(zip(rest, idx[1:], strict=True))}
             try:
                 value = evaluate(ctx.formula, {**point, **ctx.params})
             except EvalError as exc:

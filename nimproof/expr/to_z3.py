@@ -1,0 +1,581 @@
+"""Compile expression trees to z3 terms, with the side conditions that make them exact.
+
+Two modes:
+
+* :func:`compile_bv` - unsigned ``BitVec`` terms of a fixed width. Every value
+  of the formula is an unsigned ``width``-bit number; an operation whose exact
+  integer result would leave ``[0, 2**width)`` (an overflowing ``+``, ``*``,
+  ``**`` or ``<<``, a subtraction that would go negative, a unary minus of a
+  non-zero value) gets a *guard* that rules it out.
+* :func:`compile_int` - unbounded z3 ``Int`` terms for formulas without
+  bitwise operations; ``//`` and ``%`` follow Python's floor semantics exactly.
+
+The contract (checked by property tests against
+:func:`nimproof.expr.evaluate.evaluate`): wherever every guard holds, the
+formula is defined and the compiled term equals its exact integer (or truth)
+value. Guards are collected with the path that needs them: a guard found in
+the taken branch of ``a if c else b``, in a later operand of ``and``/``or``
+or of a comparison chain, or in the body of ``all``/``any`` after the result
+is decided, is ``Implies(path, guard)``. A prover checks ``Not(And(guards))``
+next to its own formula; see :attr:`Compiled.condition`.
+
+Sub-formulas whose inputs are all plain Python integers (claim parameters,
+``len(h)``, ``range`` loop variables, constants) are evaluated exactly with
+:func:`~nimproof.expr.evaluate.evaluate` and enter the term as constants, so
+``n % (k + 1)`` with ``k = 3`` compiles to ``n % 4`` without any guard.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from nimproof.errors import EvalError, NimproofError
+from nimproof.expr.evaluate import BITS, MAX_SHIFT, domain_values, evaluate
+from nimproof.expr.nodes import (
+    Binary,
+    BitsDomain,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    IfElse,
+    Index,
+    Len,
+    Node,
+    RangeDomain,
+    Reduce,
+    SeqDomain,
+    Unary,
+    Var,
+    children,
+    uses_bitwise,
+)
+
+MAX_TERMS = 200_000
+"""Most tree nodes one compilation may visit (reductions are unrolled); more is Unsupported."""
+
+__all__ = ["MAX_TERMS", "Compiled", "Unsupported", "compile_bv", "compile_int"]
+
+
+class Unsupported(NimproofError):
+    """The formula cannot be compiled in the requested mode; the message says why."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled formula: ``term`` is exact wherever every guard in ``guards`` holds."""
+
+    term: z3.ExprRef
+    guards: tuple[z3.BoolRef, ...]
+
+    @property
+    def condition(self) -> z3.BoolRef:
+        """``And(guards)`` (``True`` when there are none)."""
+        return z3.And(*self.guards) if self.guards else z3.BoolVal(True)
+
+
+def compile_bv(node: Node, env: Mapping[str, object], width: int) -> Compiled:
+    """Compile ``node`` to unsigned ``width``-bit ``BitVec`` terms.
+
+    ``env`` maps each scalar name to a ``BitVec`` term of exactly ``width``
+    bits or a Python int, and each sequence name to a list or tuple of such.
+    ``bits`` is unrolled over positions ``0..width`` (``0..63`` from width 64
+    on), which gives the same value as the numeric meaning's ``0..63``: at
+    every position from ``width`` on, each ``x >> b`` is 0. Raises
+    :class:`Unsupported` when a constant does not fit in ``width`` unsigned
+    bits, a variable has no value, or the unrolled formula is too large.
+    """
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+        raise ValueError(f"width must be a positive integer, not {width!r}")
+    compiler = _Compiler(width)
+    term = compiler.compile(node, env, None)
+    return Compiled(term, tuple(compiler.guards))
+
+
+def compile_int(node: Node, env: Mapping[str, object]) -> Compiled:
+    """Compile ``node`` to unbounded z3 ``Int`` terms.
+
+    ``env`` maps each scalar name to an ``Int`` term or a Python int, and each
+    sequence name to a list or tuple of such. Guards only exclude division by
+    zero and indices out of range, so they hold exactly where the formula is
+    defined. Raises :class:`Unsupported` for formulas with bitwise
+    operations (including ``xor``, ``popcount`` & co. and ``bits``).
+    """
+    if uses_bitwise(node):
+        raise Unsupported("uses bitwise operations; use z3_bitvec")
+    compiler = _Compiler(None)
+    term = compiler.compile(node, env, None)
+    return Compiled(term, tuple(compiler.guards))
+
+
+# ---------------------------------------------------------------------------
+
+Path = z3.BoolRef | None
+
+
+def _and(path: Path, cond: z3.BoolRef) -> z3.BoolRef:
+    return cond if path is None else z3.And(path, cond)
+
+
+def _python_int(value: object) -> int | None:
+    if isinstance(value, z3.ExprRef):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _cmp_bv(op: str, a: Any, b: Any) -> z3.BoolRef:
+    if op == "<":
+        return z3.ULT(a, b)
+    if op == "<=":
+        return z3.ULE(a, b)
+    if op == ">":
+        return z3.UGT(a, b)
+    if op == ">=":
+        return z3.UGE(a, b)
+    return a == b if op == "==" else a != b
+
+
+def _cmp_int(op: str, a: Any, b: Any) -> z3.BoolRef:
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    return a == b if op == "==" else a != b
+
+
+class _Compiler:
+    """One compilation: the mode (``width`` or ``None`` for Int) and the guards found."""
+
+    def __init__(self, width: int | None) -> None:
+        self.width = width
+        self.guards: list[z3.BoolRef] = []
+        self._seen: set[int] = set()
+        self._deps: dict[int, frozenset[str]] = {}
+        self._visited = 0
+
+    # -- values and guards ---------------------------------------------------
+    @property
+    def bv(self) -> bool:
+        return self.width is not None
+
+    def const(self, value: int, node: Node | None = None) -> z3.ExprRef:
+        if self.width is None:
+            return z3.IntVal(value)
+        if not 0 <= value < (1 << self.width):
+            where = f" (at column {node.pos + 1})" if node is not None else ""
+            raise Unsupported(f"the value {value}{where} does not fit in {self.width} unsigned bits")
+        return z3.BitVecVal(value, self.width)
+
+    def term(self, value: object, name: str) -> z3.ExprRef:
+        """An env entry (z3 term or Python int) as a term of this mode's sort."""
+        if isinstance(value, z3.ExprRef):
+            if self.width is not None:
+                if not (z3.is_bv(value) and value.size() == self.width):
+                    raise TypeError(f"{name} must be a {self.width}-bit BitVec term, got {value.sort()}")
+            elif not z3.is_int(value):
+                raise TypeError(f"{name} must be an Int term, got {value.sort()}")
+            return value
+        number = _python_int(value)
+        if number is None:
+            raise TypeError(f"{name} must be a z3 term or an int, not {type(value).__name__}")
+        return self.const(number)
+
+    def sequence(self, name: str, env: Mapping[str, object]) -> Sequence[object]:
+        seq = env.get(name)
+        if seq is None:
+            raise Unsupported(f"the sequence {name!r} has no value")
+        if not isinstance(seq, (list, tuple)):
+            raise TypeError(f"{name} must be a list or tuple of terms, not {type(seq).__name__}")
+        return seq
+
+    def guard(self, cond: z3.BoolRef, path: Path) -> None:
+        """Record that ``cond`` must hold wherever ``path`` holds."""
+        cond = z3.simplify(cond)
+        if z3.is_true(cond):
+            return
+        if z3.is_false(cond):
+            g = z3.BoolVal(False) if path is None else z3.Not(path)
+        else:
+            g = cond if path is None else z3.Implies(path, cond)
+        key = g.get_id()
+        if key not in self._seen:
+            self._seen.add(key)
+            self.guards.append(g)
+
+    def zero(self) -> z3.ExprRef:
+        return self.const(0)
+
+    # -- constant folding ------------------------------------------------------
+    def deps(self, node: Node) -> frozenset[str]:
+        """Names whose *values* (not just lengths) ``node`` reads."""
+        key = id(node)
+        hit = self._deps.get(key)
+        if hit is not None:
+            return hit
+        out: frozenset[str]
+        if isinstance(node, Var):
+            out = frozenset({node.name})
+        elif isinstance(node, Len):
+            out = frozenset()
+        elif isinstance(node, Index):
+            out = frozenset({node.seq}) | self.deps(node.index)
+        elif isinstance(node, Reduce):
+            out = self.deps(node.body) - {node.var}
+            if isinstance(node.domain, SeqDomain):
+                out |= {node.domain.name}
+            for child in children(node)[1:]:
+                out |= self.deps(child)
+        else:
+            out = frozenset()
+            for child in children(node):
+                out |= self.deps(child)
+        self._deps[key] = out
+        return out
+
+    def fold(self, node: Node, env: Mapping[str, object]) -> int | bool | None:
+        """The exact value of ``node`` when everything it reads is a Python int, else None."""
+        for name in self.deps(node):
+            if name not in env:
+                return None
+            value = env[name]
+            if isinstance(value, (list, tuple)):
+                if any(_python_int(v) is None for v in value):
+                    return None
+            elif _python_int(value) is None:
+                return None
+        try:
+            return evaluate(node, env)
+        except (EvalError, LookupError, TypeError):
+            return None  # undefined here (or malformed env): compile it and let guards decide
+
+    # -- compilation -------------------------------------------------------------
+    def compile(self, node: Node, env: Mapping[str, object], path: Path) -> Any:
+        self._visited += 1
+        if self._visited > MAX_TERMS:
+            raise Unsupported(f"the formula unrolls to more than {MAX_TERMS} terms")
+        folded = self.fold(node, env)
+        if folded is not None:
+            if node.type == "bool":
+                return z3.BoolVal(bool(folded))
+            value = int(folded)
+            if self.width is None or 0 <= value < (1 << self.width):
+                return self.const(value)
+        if isinstance(node, Const):
+            if node.type == "bool":
+                return z3.BoolVal(bool(node.value))
+            return self.const(int(node.value), node)
+        if isinstance(node, Var):
+            if node.name not in env:
+                raise Unsupported(f"the variable {node.name!r} has no value")
+            return self.term(env[node.name], node.name)
+        if isinstance(node, Len):
+            return self.const(len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node)
+        if isinstance(node, Index):
+            return self.index(node, env, path)
+        if isinstance(node, Unary):
+            operand = self.compile(node.operand, env, path)
+            if node.op == "not":
+                return z3.Not(operand)
+            if self.bv:
+                pass
+            return -operand
+        if isinstance(node, Binary):
+            left = self.compile(node.left, env, path)
+            if node.op == "**":
+                exponent = self.fold(node.right, {})
+                if exponent is None:  # the parser only allows constant exponents
+                    raise Unsupported(f"the exponent at column {node.right.pos + 1} is not a constant")
+                return self.power(left, int(exponent), path)
+            right = self.compile(node.right, env, path)
+            return self.binary(node.op, left, right, path)
+        if isinstance(node, Compare):
+            return self.compare(node, env, path)
+        if isinstance(node, BoolOp):
+            values = []
+            current = path
+            for value_node in node.values:
+                value = self.compile(value_node, env, current)
+                values.append(value)
+                current = _and(current, value if node.op == "and" else z3.Not(value))
+            return z3.And(*values) if node.op == "and" else z3.Or(*values)
+        if isinstance(node, IfElse):
+            test = self.compile(node.test, env, path)
+            body = self.compile(node.body, env, _and(path, test))
+            orelse = self.compile(node.orelse, env, _and(path, z3.Not(test)))
+            return z3.If(test, body, orelse)
+        if isinstance(node, Call):
+            args = [self.compile(a, env, path) for a in node.args]
+            return self.call(node, args, path)
+        if isinstance(node, Reduce):
+            return self.reduce(node, env, path)
+        raise TypeError(f"unknown node {node!r}")
+
+    def index(self, node: Index, env: Mapping[str, object], path: Path) -> Any:
+        seq = self.sequence(node.seq, env)
+        where = f"{node.seq}[...]"
+        fixed = self.fold(node.index, env)
+        if fixed is not None:
+            i = int(fixed)
+            if 0 <= i < len(seq):
+                return self.term(seq[i], f"{node.seq}[{i}]")
+            self.guard(z3.BoolVal(False), path)  # out of range: undefined wherever evaluated
+            return self.zero()
+        i_term = self.compile(node.index, env, path)
+        reachable = len(seq)
+        if self.width is not None:
+            reachable = min(reachable, 1 << self.width)
+            if len(seq) < (1 << self.width):
+                self.guard(z3.ULT(i_term, len(seq)), path)
+        else:
+            self.guard(z3.And(i_term >= 0, i_term < len(seq)), path)
+        if reachable == 0:
+            return self.zero()
+        out = self.term(seq[reachable - 1], where)
+        for j in reversed(range(reachable - 1)):
+            out = z3.If(i_term == j, self.term(seq[j], where), out)
+        return out
+
+    def compare(self, node: Compare, env: Mapping[str, object], path: Path) -> Any:
+        # Python evaluates the third operand of a < b < c only where a < b holds.
+        cmp = _cmp_bv if self.bv else _cmp_int
+        left = self.compile(node.operands[0], env, path)
+        results = []
+        current = path
+        for op, right_node in zip(node.ops, node.operands[1:], strict=True):
+            right = self.compile(right_node, env, current)
+            if right_node.type == "bool":
+                result = left == right if op == "==" else left != right
+            else:
+                result = cmp(op, left, right)
+            results.append(result)
+            current = _and(current, result)
+            left = right
+        return results[0] if len(results) == 1 else z3.And(*results)
+
+    # -- arithmetic ----------------------------------------------------------------
+    def mul(self, a: Any, b: Any, path: Path) -> Any:
+        if self.bv:
+            self.guard(z3.BVMulNoOverflow(a, b, False), path)
+        return a * b
+
+    def power(self, base: Any, exponent: int, path: Path) -> Any:
+        # Square and multiply; every intermediate value is at most base ** exponent,
+        # so the overflow guards hold exactly when the result fits.
+        if exponent == 0:
+            return self.const(1)
+        result = None
+        while True:
+            if exponent & 1:
+                result = base if result is None else self.mul(result, base, path)
+            exponent >>= 1
+            if not exponent:
+                return result
+            base = self.mul(base, base, path)
+
+    def floordiv_int(self, a: Any, b: Any, path: Path) -> Any:
+        """Python's ``a // b`` on Int: z3's div is Euclidean, equal to floor for b > 0."""
+        if z3.is_int_value(b):
+            d = b.as_long()
+            if d == 0:
+                self.guard(z3.BoolVal(False), path)
+                return z3.IntVal(0)
+            return a / b if d > 0 else (-a) / (-b)
+        self.guard(b != 0, path)
+        return z3.If(b > 0, a / b, (-a) / (-b))
+
+    def mod_int(self, a: Any, b: Any, path: Path) -> Any:
+        """Python's ``a % b`` on Int (sign of the divisor)."""
+        if z3.is_int_value(b):
+            d = b.as_long()
+            if d == 0:
+                self.guard(z3.BoolVal(False), path)
+                return z3.IntVal(0)
+            return a % b if d > 0 else -((-a) % (-b))
+        self.guard(b != 0, path)
+        return z3.If(b > 0, a % b, -((-a) % (-b)))
+
+    def binary(self, op: str, a: Any, b: Any, path: Path) -> Any:
+        if op == "*":
+            return self.mul(a, b, path)
+        if self.width is None:
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "//":
+                return self.floordiv_int(a, b, path)
+            if op == "%":
+                return self.mod_int(a, b, path)
+            raise Unsupported("uses bitwise operations; use z3_bitvec")
+        w = self.width
+        if op == "+":
+            self.guard(z3.BVAddNoOverflow(a, b, False), path)
+            return a + b
+        if op == "-":
+            self.guard(z3.UGE(a, b), path)
+            return a - b
+        if op in ("//", "%"):
+            self.guard(b != 0, path)
+            return z3.UDiv(a, b) if op == "//" else z3.URem(a, b)
+        if op == "&":
+            return a & b
+        if op == "|":
+            return a | b
+        if op == "^":
+            return a ^ b
+        if op == ">>":
+            return z3.LShR(a, b)  # exact: every value is below 2**width
+        if op == "<<":
+            shifted = a << b
+            # 0 << b is 0 for any b; otherwise the shift must stay below the width and lose no bit.
+            self.guard(z3.Or(a == 0, z3.And(z3.ULT(b, w), z3.LShR(shifted, b) == a)), path)
+            if (1 << w) - 1 > MAX_SHIFT:
+                self.guard(z3.ULE(b, MAX_SHIFT), path)  # the numeric meaning refuses longer shifts
+            return shifted
+        raise TypeError(op)
+
+    def call(self, node: Call, args: list[Any], path: Path) -> Any:
+        f = node.func
+        if f in ("max", "min"):
+            out = args[0]
+            for x in args[1:]:
+                if self.bv:
+                    better = z3.UGT(x, out) if f == "max" else z3.ULT(x, out)
+                else:
+                    better = x > out if f == "max" else x < out
+                out = z3.If(better, x, out)
+            return out
+        if f == "abs":
+            return args[0] if self.bv else z3.If(args[0] >= 0, args[0], -args[0])
+        if f == "ceil_div":
+            a, b = args
+            if self.width is None:
+                return -self.floordiv_int(-a, b, path)
+            self.guard(b != 0, path)
+            # No overflow: a non-zero remainder means b >= 2, so the quotient is below the maximum.
+            return z3.UDiv(a, b) + z3.If(z3.URem(a, b) != 0, self.const(1), self.const(0))
+        if self.width is None:
+            raise Unsupported("uses bitwise operations; use z3_bitvec")
+        x = args[0]
+        w = self.width
+
+        def bit(i: int) -> z3.BoolRef:
+            return z3.Extract(i, i, x) == 1
+
+        if f == "popcount":
+            return z3.Sum([z3.ZeroExt(w - 1, z3.Extract(i, i, x)) for i in range(w)])
+        if f == "trailing_ones":
+            out = self.const(w)
+            for i in reversed(range(w)):
+                out = z3.If(bit(i), out, self.const(i))
+            return out
+        if f == "trailing_zeros":
+            out = self.const(0)  # 0 for x == 0 by convention
+            for i in reversed(range(w)):
+                out = z3.If(bit(i), self.const(i), out)
+            return out
+        if f == "bit_length":
+            out = self.const(0)
+            for i in range(w):
+                out = z3.If(bit(i), self.const(i + 1), out)
+            return out
+        raise TypeError(f)
+
+    # -- reductions --------------------------------------------------------------
+    def reduce(self, node: Reduce, env: Mapping[str, object], path: Path) -> Any:
+        dom = node.domain
+        f = node.func
+        items: Sequence[object]
+        if isinstance(dom, SeqDomain):
+            seq = self.sequence(dom.name, env)
+            items = [seq[i] for i in dom.indices(len(seq))]
+        elif isinstance(dom, BitsDomain):
+            if self.width is None:
+                raise Unsupported("uses bitwise operations; use z3_bitvec")
+            # Positions from the width on all give the body's value at the width (every x >> b is 0).
+            items = list(range(min(self.width + 1, BITS)))
+        else:
+            try:
+                items = domain_values(dom, env)  # type: ignore[assignment]
+            except EvalError:
+                self.guard(z3.BoolVal(False), path)  # the range itself is undefined
+                return z3.BoolVal(f == "all") if node.type == "bool" else self.zero()
+        local = dict(env)
+        bodies = []
+        current = path
+        for item in items:
+            local[node.var] = item
+            body = self.compile(node.body, local, current if f in ("all", "any") else path)
+            bodies.append(body)
+            if f == "all":
+                current = _and(current, body)
+            elif f == "any":
+                current = _and(current, z3.Not(body))
+        if f == "all":
+            return z3.And(*bodies)
+        if f == "any":
+            return z3.Or(*bodies)
+        if f == "count":
+            ones = [z3.If(b, self.const(1), self.const(0)) for b in bodies]
+            return self.total(ones, path, 1)
+        if f == "sum":
+            return self.total(bodies, path, self.upper(node.body) if self.bv else None)
+        if not bodies:
+            return self.zero()
+        out = bodies[0]
+        for b in bodies[1:]:
+            if f == "xor":
+                out = out ^ b
+            elif self.bv:
+                out = z3.If((z3.UGT if f == "max" else z3.ULT)(b, out), b, out)
+            else:
+                out = z3.If(b > out if f == "max" else b < out, b, out)
+        return out
+
+    def upper(self, node: Node) -> int:
+        """A bound on every BitVec value ``node`` can compile to (loose: 2**width - 1 by default)."""
+        assert self.width is not None
+        top = (1 << self.width) - 1
+        if isinstance(node, Const):
+            return min(top, max(int(node.value), 0))
+        if isinstance(node, Binary) and node.op == "&":
+            return min(self.upper(node.left), self.upper(node.right))
+        if isinstance(node, Binary) and node.op == ">>":
+            return self.upper(node.left)
+        if isinstance(node, Call) and node.func in ("popcount", "trailing_ones", "trailing_zeros", "bit_length"):
+            return min(top, self.width)
+        if isinstance(node, IfElse):
+            return max(self.upper(node.body), self.upper(node.orelse))
+        return top
+
+    def total(self, values: list[Any], path: Path, bound: int | None = None) -> Any:
+        """Exact sum; in BitVec mode added in a wider vector and guarded to fit.
+
+        ``bound`` is an upper bound on each value: when the sum of the bounds fits,
+        the plain ``width``-bit sum cannot wrap and needs no guard.
+        """
+        if not values:
+            return self.zero()
+        if self.width is None:
+            return z3.Sum(values) if len(values) > 1 else values[0]
+        if len(values) == 1:
+            return values[0]
+        if bound is not None and bound * len(values) < (1 << self.width):
+            return z3.Sum(values)
+        extra = len(values).bit_length()
+        wide = z3.Sum([z3.ZeroExt(extra, v) for v in values])
+        w = self.width
+        self.guard(z3.Extract(w + extra - 1, w, wide) == 0, path)
+        return z3.Extract(w - 1, 0, wide)
