@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.cases import BENCHMARKS, Result, python_info
+from bench.verifier import run_verifier_benchmarks
 
 
 def _fmt_time(seconds: float) -> str:
@@ -74,7 +75,29 @@ def main() -> int:
     for r in results:
         for note in r.notes:
             out.print(f"- {r.name}: {note}")
+    err.print("running the verifier benchmarks ...", style="dim")
+    rows = run_verifier_benchmarks()
+    vtable = Table(title="verifier (one method per claim)", title_justify="left")
+    for col in ("claim", "method", "status", "scope", "time", "throughput", "solver calls"):
+        vtable.add_column(
+            col, justify="right" if col in ("time", "throughput", "solver calls") else "left"
+        )
+    for row in rows:
+        vtable.add_row(
+            row.name,
+            row.method,
+            row.status,
+            row.scope,
+            _fmt_time(row.seconds),
+            row.rate,
+            str(row.stats.get("solver_calls", "-")),
+        )
+    out.print(vtable)
+    unproved = [row.name for row in rows if row.status != "proved"]
     out.print(f"total bench time {time.perf_counter() - started:.0f} s")
+    if unproved:
+        out.print(f"[red]verifier cases not proved:[/red] {', '.join(unproved)}")
+        return 1
     missed = [r.name for r in results if r.passed is False]
     if missed:
         out.print(f"[red]floors missed:[/red] {', '.join(missed)}")
