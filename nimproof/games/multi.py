@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
+from typing import cast
 
 from nimproof.games.base import MultiHeapGame, Position
 from nimproof.games.registry import family, need_args, no_args, parse_int
@@ -17,7 +18,7 @@ class Moore(MultiHeapGame):
         self.spec = f"moore:{k}"
 
     def moves(self, position: Position) -> Iterator[Position]:
-        heaps = tuple(position)  # type: ignore[arg-type]
+        heaps = cast(tuple[int, ...], position)
         nonempty = [i for i, a in enumerate(heaps) if a > 0]
         for size in range(1, min(self.k, len(nonempty)) + 1):
             for chosen in combinations(nonempty, size):
@@ -42,7 +43,7 @@ class Staircase(MultiHeapGame):
     lowers_heaps = False
 
     def moves(self, position: Position) -> Iterator[Position]:
-        piles = tuple(position)  # type: ignore[arg-type]
+        piles = cast(tuple[int, ...], position)
         for i, a in enumerate(piles):
             for c in range(1, a + 1):
                 new = list(piles)

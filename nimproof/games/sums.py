@@ -10,9 +10,10 @@ Inside a sum, write a ``rule:`` component in parentheses: ``sum:nim+(rule:m < n)
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from nimproof.errors import SpecError
-from nimproof.games.base import Game, HeapGame, MultiHeapGame, Position, canonical_heaps
+from nimproof.games.base import Game, HeapGame, Heaps, MultiHeapGame, Position, canonical_heaps
 from nimproof.games.registry import family, need_args
 
 
@@ -34,7 +35,7 @@ class Sum(MultiHeapGame):
         return tuple(canonical_heaps((h,)) for h in heaps)
 
     def moves(self, position: Position) -> Iterator[Position]:
-        parts = tuple(position)  # type: ignore[arg-type]
+        parts = cast(tuple[Heaps, ...], position)
         for i, (game, heaps) in enumerate(zip(self.components, parts, strict=True)):
             for after in game.moves(heaps):
                 yield parts[:i] + (after,) + parts[i + 1 :]

@@ -10,6 +10,7 @@ the stone to the four edges, ``(i, m-1-i, j, n-1-j)``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.base import PluginGame, Position
@@ -23,7 +24,7 @@ class ChocolateBar(PluginGame):
     example = "plugin:chocolate"
 
     def moves(self, position: Position) -> Iterator[Position]:
-        m, n, i, j = position  # type: ignore[misc]
+        m, n, i, j = cast(tuple[int, int, int, int], position)
         for r in range(1, m):  # break between rows r-1 and r
             yield (r, n, i, j) if i < r else (m - r, n, i - r, j)
         for c in range(1, n):

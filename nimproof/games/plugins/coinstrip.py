@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.base import PluginGame, Position
@@ -26,7 +27,7 @@ class CoinStrip(PluginGame):
     example = "plugin:coin-strip"
 
     def moves(self, position: Position) -> Iterator[Position]:
-        coins = tuple(position)  # type: ignore[arg-type]
+        coins = cast(tuple[int, ...], position)
         for t, c in enumerate(coins):
             lowest = coins[t - 1] + 1 if t > 0 else 0
             for d in range(lowest, c):

@@ -9,6 +9,7 @@ game is 2-heap Nim on ``(m-1, n-1)``, so the first player wins iff ``m != n``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.base import PluginGame, Position
@@ -22,7 +23,7 @@ class EasyChomp(PluginGame):
     example = "plugin:easychomp"
 
     def moves(self, position: Position) -> Iterator[Position]:
-        m, n = position  # type: ignore[misc]
+        m, n = cast(tuple[int, int], position)
         for r in range(1, m):
             yield (r, n)
         for c in range(1, n):
