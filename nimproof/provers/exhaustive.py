@@ -588,6 +588,18 @@ def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     limit = _bound(options, ("max_heap",), 8, 64)
     comps = ctx.components
     tables = [grundy_table(c, limit) for c in comps]
+    for comp, table in zip(comps, tables, strict=True):
+        ref = reference.heap_table(comp, limit)
+        if [int(x) for x in table] != ref:
+            k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
+            return (
+                "unknown",
+                Scope("none"),
+                None,
+                f"the engine table of {comp.spec} disagrees with the reference at n = {k}: an engine bug, "
+                "reported instead of a verdict",
+                {},
+            )
     cache: dict[Hashable, int] = {}
     count = 0
     for heaps in sorted(
