@@ -11,7 +11,9 @@ Both follow the same semantics, which every other back end must match:
 * ``bits`` ranges over bit positions 0..63;
 * so that no formula can exhaust time or memory, a shift by more than
   ``MAX_SHIFT`` bits, a power certain to exceed ``MAX_POWER_BITS`` bits and a
-  ``range`` of more than ``MAX_RANGE`` elements are undefined too.
+  ``range`` of more than ``MAX_RANGE`` elements are refused like undefined
+  points (the z3 ``Int`` back end, which never builds such numbers, does not
+  exclude huge powers: its term is the mathematical value there).
 
 :func:`evaluate` raises :class:`EvalError` where the formula is undefined.
 :func:`evaluate_array` returns values and a mask of the points where it is
@@ -61,7 +63,9 @@ def domain_values(domain: Domain, env: Env, bits: int = BITS) -> list[int] | lis
     if isinstance(domain, BitsDomain):
         return list(range(bits))
     if isinstance(domain, RangeDomain):
-        start, stop, step = (int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step))
+        start, stop, step = (
+            int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step)
+        )
         if step == 0:
             raise EvalError("range step is zero")
         indices = range(start, stop, step)
@@ -216,10 +220,10 @@ def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
     for item in items:
         local[node.var] = item
         if node.func in ("all", "any"):
-            v = bool(evaluate(node.body, local))
-            if node.func == "all" and not v:
+            truth = bool(evaluate(node.body, local))
+            if node.func == "all" and not truth:
                 return False
-            if node.func == "any" and v:
+            if node.func == "any" and truth:
                 return True
             continue
         values.append(evaluate(node.body, local))
@@ -263,7 +267,9 @@ def _or(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
 
 def _check(values: np.ndarray) -> np.ndarray:
     if values.size and values.dtype != np.bool_ and int(np.max(np.abs(values))) >= _LIMIT:
-        raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+        raise EvalError(
+            "values exceed the int64 range of vectorised evaluation; use smaller bounds"
+        )
     return values
 
 
@@ -276,7 +282,8 @@ def evaluate_array(node: Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
     """
     values, bad = _vec(node, env)
     shape = np.broadcast_shapes(
-        np.shape(values), *[np.shape(v) for v in env.values() if isinstance(v, np.ndarray)],
+        np.shape(values),
+        *[np.shape(v) for v in env.values() if isinstance(v, np.ndarray)],
         *[np.shape(x) for v in env.values() if isinstance(v, (list, tuple)) for x in v],
     )
     values = np.broadcast_to(values, shape)
@@ -290,7 +297,9 @@ def _vec(node: Node, env: Env) -> Vec:
     if isinstance(node, Var):
         return np.asarray(env[node.name], dtype=np.int64), None
     if isinstance(node, Len):
-        return np.asarray(len(node.domain.indices(len(env[node.domain.name]))), dtype=np.int64), None
+        return np.asarray(
+            len(node.domain.indices(len(env[node.domain.name]))), dtype=np.int64
+        ), None
     if isinstance(node, Index):
         seq = env[node.seq]
         idx, bad = _vec(node.index, env)
@@ -313,9 +322,7 @@ def _vec(node: Node, env: Env) -> Vec:
         return _binary_vec(node.op, a, b, _or(bad_a, bad_b))
     if isinstance(node, Compare):
         result: np.ndarray | None = None
-        bad: np.ndarray | None = None
-        left, bad_l = _vec(node.operands[0], env)
-        bad = bad_l
+        left, bad = _vec(node.operands[0], env)
         for op, right_node in zip(node.ops, node.operands[1:], strict=True):
             right, bad_r = _vec(right_node, env)
             # A later comparison only matters (and only needs to be defined) where the chain still holds.
@@ -359,7 +366,9 @@ def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -
         return _check(a - b), bad
     if op == "*":
         if a.size and b.size and (int(np.max(np.abs(a))) * int(np.max(np.abs(b)))) >= _LIMIT:
-            raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+            raise EvalError(
+                "values exceed the int64 range of vectorised evaluation; use smaller bounds"
+            )
         return a * b, bad
     if op in ("//", "%"):
         zero = b == 0
@@ -369,7 +378,9 @@ def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -
     if op == "**":
         e = int(b)
         if a.size and e > 0 and int(np.max(np.abs(a))) ** e >= _LIMIT:
-            raise EvalError("values exceed the int64 range of vectorised evaluation; use smaller bounds")
+            raise EvalError(
+                "values exceed the int64 range of vectorised evaluation; use smaller bounds"
+            )
         return a**e, bad
     neg = (a < 0) | (b < 0)
     bad = _or(bad, neg if neg.any() else None)

@@ -28,6 +28,9 @@ from collections.abc import Iterable
 
 from nimproof.errors import ExprError
 from nimproof.expr.nodes import (
+    Binary as Bin,
+)
+from nimproof.expr.nodes import (
     BitsDomain,
     BoolOp,
     Call,
@@ -45,9 +48,6 @@ from nimproof.expr.nodes import (
     Unary,
     Var,
 )
-from nimproof.expr.nodes import (
-    Binary as Bin,
-)
 
 MAX_TEXT = 4000
 MAX_DEPTH = 60
@@ -63,17 +63,42 @@ SCALAR_CALLS = {  # name -> number of int arguments
     "abs": 1,
     "ceil_div": 2,
 }
-RESERVED = REDUCTIONS | set(SCALAR_CALLS) | {
-    "bits", "range", "len", "bit", "colsum", "implies", "floor_div", "True", "False",
-}
+RESERVED = (
+    REDUCTIONS
+    | set(SCALAR_CALLS)
+    | {
+        "bits",
+        "range",
+        "len",
+        "bit",
+        "colsum",
+        "implies",
+        "floor_div",
+        "True",
+        "False",
+    }
+)
 
 _BINOPS: dict[type, str] = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%",
-    ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-    ast.LShift: "<<", ast.RShift: ">>",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
 }
 _CMPOPS: dict[type, str] = {
-    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
 }
 
 
@@ -103,7 +128,9 @@ def parse(
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        raise ExprError(f"syntax error: {exc.msg}", source, _syntax_error_column(source, exc)) from None
+        raise ExprError(
+            f"syntax error: {exc.msg}", source, _syntax_error_column(source, exc)
+        ) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExprError("formula is nested too deeply", source) from None
     conv = _Converter(source, set(scalars), set(sequences))
@@ -187,7 +214,8 @@ class _Converter:
                 return Var(p, "int", name)
             if name in self.sequences:
                 raise self.fail(
-                    f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})", node
+                    f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})",
+                    node,
                 )
             if name in ("True", "False"):
                 return Const(p, "bool", name == "True")
@@ -195,10 +223,17 @@ class _Converter:
             raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.Invert):
-                raise self.fail("'~' is not allowed: its value depends on a bit width; use x ^ mask", node)
+                raise self.fail(
+                    "'~' is not allowed: its value depends on a bit width; use x ^ mask", node
+                )
             operand = self.expr(node.operand, bound, d)
             if isinstance(node.op, ast.Not):
-                return Unary(p, "bool", "not", self.want(operand, "bool", "the operand of 'not'", node.operand))
+                return Unary(
+                    p,
+                    "bool",
+                    "not",
+                    self.want(operand, "bool", "the operand of 'not'", node.operand),
+                )
             self.want(operand, "int", "the operand of a sign", node.operand)
             if isinstance(node.op, ast.UAdd):
                 return operand
@@ -208,22 +243,30 @@ class _Converter:
         if isinstance(node, ast.BinOp):
             op = _BINOPS.get(type(node.op))
             if op is None:
-                sym = "'/' is not allowed: use // for integer division" if isinstance(node.op, ast.Div) else (
-                    f"operator {type(node.op).__name__} is not allowed"
+                sym = (
+                    "'/' is not allowed: use // for integer division"
+                    if isinstance(node.op, ast.Div)
+                    else (f"operator {type(node.op).__name__} is not allowed")
                 )
                 raise self.fail(sym, node)
-            left = self.want(self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left)
-            right = self.want(self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right)
+            left = self.want(
+                self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left
+            )
+            right = self.want(
+                self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right
+            )
             if op == "**" and not (isinstance(right, Const) and 0 <= int(right.value) <= MAX_POW):
-                raise self.fail(f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right)
+                raise self.fail(
+                    f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right
+                )
             return Bin(p, "int", op, left, right)
         if isinstance(node, ast.Compare):
             ops = []
             for o in node.ops:
-                sym = _CMPOPS.get(type(o))
-                if sym is None:
+                cmp_sym = _CMPOPS.get(type(o))
+                if cmp_sym is None:
                     raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
-                ops.append(sym)
+                ops.append(cmp_sym)
             sources = [node.left, *node.comparators]
             operands = [self.expr(x, bound, d) for x in sources]
             for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
@@ -231,16 +274,21 @@ class _Converter:
                     continue
                 if a.type != "int" or b.type != "int":
                     culprit = sources[i] if a.type != "int" else sources[i + 1]
-                    raise self.fail(f"'{sym}' compares numbers (or two conditions with == / !=)", culprit)
+                    raise self.fail(
+                        f"'{sym}' compares numbers (or two conditions with == / !=)", culprit
+                    )
             return Compare(p, "bool", tuple(ops), tuple(operands))
         if isinstance(node, ast.BoolOp):
             op = "and" if isinstance(node.op, ast.And) else "or"
             values = tuple(
-                self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v) for v in node.values
+                self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v)
+                for v in node.values
             )
             return BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
         if isinstance(node, ast.IfExp):
-            test = self.want(self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test)
+            test = self.want(
+                self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test
+            )
             body = self.expr(node.body, bound, d)
             orelse = self.expr(node.orelse, bound, d)
             if body.type != orelse.type:
@@ -249,7 +297,9 @@ class _Converter:
         if isinstance(node, ast.Subscript):
             seq = self.sequence_name(node.value)
             if isinstance(node.slice, ast.Slice):
-                raise self.fail(f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node)
+                raise self.fail(
+                    f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node
+                )
             index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
             return Index(p, "int", seq, index)
         if isinstance(node, ast.Call):
@@ -267,7 +317,11 @@ class _Converter:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             inner = self.const_int(node.operand)
             return None if inner is None else -inner
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
             if abs(node.value) > 10**6:
                 raise self.fail("slice bounds must be small constants", node)
             return node.value
@@ -285,7 +339,11 @@ class _Converter:
             if step == 0:
                 raise self.fail("slice step cannot be zero", node)
             return SeqDomain(name, self.const_int(sl.lower), self.const_int(sl.upper), step)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "range"
+        ):
             if node.keywords or not 1 <= len(node.args) <= 3:
                 raise self.fail("range takes 1 to 3 arguments", node)
             args = [self.expr(a, frozenset(), depth + 1) for a in node.args]
@@ -321,11 +379,16 @@ class _Converter:
             if len(args) == 1:
                 dom = self.domain(args[0], bound, d)
                 if name in ("all", "any", "count"):
-                    raise self.fail(f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node)
+                    raise self.fail(
+                        f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node
+                    )
                 var = "_x"
                 return Reduce(p, "int", name, Var(p, "int", var), var, dom)
             if name in ("max", "min", "xor") and len(args) >= 2:
-                values = [self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args]
+                values = [
+                    self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a)
+                    for a in args
+                ]
                 if name == "xor":
                     out = values[0]
                     for v in values[1:]:
@@ -351,7 +414,9 @@ class _Converter:
             var = "_c"
             while var in bound or var in self.scalars:  # the body must not capture a name of b
                 var += "_"
-            body = Bin(p, "int", "&", Bin(p, "int", ">>", Var(p, "int", var), b), Const(p, "int", 1))
+            body = Bin(
+                p, "int", "&", Bin(p, "int", ">>", Var(p, "int", var), b), Const(p, "int", 1)
+            )
             return Reduce(p, "int", "sum", body, var, dom)
         if name == "bit":
             if len(args) != 2:
@@ -361,28 +426,39 @@ class _Converter:
         if name == "floor_div":
             if len(args) != 2:
                 raise self.fail("floor_div takes two numbers", node)
-            a, b = (self.want(self.expr(x, bound, d), "int", "an argument of floor_div", x) for x in args)
-            return Bin(p, "int", "//", a, b)
+            num, den = (
+                self.want(self.expr(x, bound, d), "int", "an argument of floor_div", x)
+                for x in args
+            )
+            return Bin(p, "int", "//", num, den)
         if name == "implies":
             if len(args) != 2:
                 raise self.fail("implies takes two conditions", node)
-            a, b = (self.want(self.expr(x, bound, d), "bool", "an argument of implies", x) for x in args)
-            return BoolOp(p, "bool", "or", (Unary(p, "bool", "not", a), b))
+            premise, conclusion = (
+                self.want(self.expr(x, bound, d), "bool", "an argument of implies", x) for x in args
+            )
+            return BoolOp(p, "bool", "or", (Unary(p, "bool", "not", premise), conclusion))
         if name in SCALAR_CALLS:
             if len(args) != SCALAR_CALLS[name]:
                 raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
-            values = tuple(self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args)
-            return Call(p, "int", name, values)
+            scalar_args = tuple(
+                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            )
+            return Call(p, "int", name, scalar_args)
         raise self.fail(f"unknown function {name!r}", node)
 
-    def generator(self, name: str, gen: ast.GeneratorExp, bound: frozenset[str], d: int, p: int) -> Node:
+    def generator(
+        self, name: str, gen: ast.GeneratorExp, bound: frozenset[str], d: int, p: int
+    ) -> Node:
         if len(gen.generators) != 1:
             raise self.fail("only one 'for' per generator", gen)
         comp = gen.generators[0]
         if comp.is_async:
             raise self.fail("'async for' is not allowed", gen)
         if comp.ifs:
-            raise self.fail("'if' inside a generator is not allowed; use a conditional body", comp.ifs[0])
+            raise self.fail(
+                "'if' inside a generator is not allowed; use a conditional body", comp.ifs[0]
+            )
         if not isinstance(comp.target, ast.Name):
             raise self.fail("the loop variable must be a plain name", comp.target)
         var = comp.target.id
@@ -392,7 +468,9 @@ class _Converter:
         body = self.expr(gen.elt, bound | {var}, d)
         if isinstance(dom, BitsDomain):
             if name not in ("all", "any", "max", "min"):
-                raise self.fail(f"{name}(... for b in bits) is not allowed: use all, any, max or min", gen)
+                raise self.fail(
+                    f"{name}(... for b in bits) is not allowed: use all, any, max or min", gen
+                )
             _check_shift_only(body, var, self, gen.elt)
         if name in ("all", "any", "count"):
             self.want(body, "bool", f"the body of {name}", gen.elt)
@@ -423,7 +501,9 @@ def _check_shift_only(body: Node, var: str, conv: _Converter, src: ast.AST) -> N
 
     def visit(n: Node, as_shift: bool) -> None:
         if isinstance(n, Var) and n.name == var and not as_shift:
-            raise conv.fail(f"the bit variable {var!r} may only be used as a shift amount (x >> {var})", src)
+            raise conv.fail(
+                f"the bit variable {var!r} may only be used as a shift amount (x >> {var})", src
+            )
         if isinstance(n, Bin) and n.op == ">>":
             visit(n.left, False)
             visit(n.right, True)

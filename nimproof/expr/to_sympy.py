@@ -64,14 +64,45 @@ POW = 14
 ATOM = 15
 
 _BIN_PREC = {
-    "|": BITOR, "^": BITXOR, "&": BITAND, "<<": SHIFT, ">>": SHIFT,
-    "+": ADD, "-": ADD, "*": MUL, "%": MUL, "//": ATOM, "**": POW,
+    "|": BITOR,
+    "^": BITXOR,
+    "&": BITAND,
+    "<<": SHIFT,
+    ">>": SHIFT,
+    "+": ADD,
+    "-": ADD,
+    "*": MUL,
+    "%": MUL,
+    "//": ATOM,
+    "**": POW,
 }
 _CMP_LATEX = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "==": "=", "!=": r"\ne"}
-_GREEK = frozenset({
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega",
-})
+_GREEK = frozenset(
+    {
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "pi",
+        "rho",
+        "sigma",
+        "tau",
+        "phi",
+        "chi",
+        "psi",
+        "omega",
+    }
+)
 
 
 def to_latex(node: Node) -> str:
@@ -115,8 +146,16 @@ def _op(name: str) -> str:
 
 def _texttt(text: str) -> str:
     special = {
-        "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
-        "#": r"\#", "%": r"\%", "&": r"\&", "$": r"\$", "~": r"\~{}",
+        "\\": r"\textbackslash{}",
+        "{": r"\{",
+        "}": r"\}",
+        "_": r"\_",
+        "^": r"\^{}",
+        "#": r"\#",
+        "%": r"\%",
+        "&": r"\&",
+        "$": r"\$",
+        "~": r"\~{}",
     }
     return r"\texttt{" + "".join(special.get(c, c) for c in text) + "}"
 
@@ -221,7 +260,13 @@ class _Latex:
         if op in BIT_OPS:
             # Readers do not share Python's precedence for bit operations: bracket every
             # compound operand, except the left side of a chain of the same operation.
-            symbol = {"&": r"\mathbin{\&}", "|": r"\mathbin{|}", "^": r"\oplus", "<<": r"\ll", ">>": r"\gg"}[op]
+            symbol = {
+                "&": r"\mathbin{\&}",
+                "|": r"\mathbin{|}",
+                "^": r"\oplus",
+                "<<": r"\ll",
+                ">>": r"\gg",
+            }[op]
             same_chain = op in "&|^" and isinstance(node.left, Binary) and node.left.op == op
             left = self.render(node.left)[0] if same_chain else self.wrap(node.left, ATOM)
             return f"{left} {symbol} {self.wrap(node.right, ATOM)}", prec
@@ -232,7 +277,9 @@ class _Latex:
             left_need = MUL + 1 if isinstance(node.left, Binary) and node.left.op == "%" else MUL
             return rf"{self.wrap(node.left, left_need)} \bmod {self.wrap(node.right, MUL + 1)}", MUL
         # '*': juxtapose a number and a name (2 n), otherwise a centred dot.
-        left = self.wrap(node.left, MUL + 1 if isinstance(node.left, Binary) and node.left.op == "%" else MUL)
+        left = self.wrap(
+            node.left, MUL + 1 if isinstance(node.left, Binary) and node.left.op == "%" else MUL
+        )
         right, right_prec = self.render(node.right)
         if right_prec <= MUL:
             right = f"({right})" if right_prec != CASES else rf"\left({right}\right)"
@@ -254,7 +301,11 @@ class _Latex:
                     parts.append(r"\Leftrightarrow" if op == "==" else r"\not\Leftrightarrow")
                 else:
                     parts.append(_CMP_LATEX[op])
-            if isinstance(operand, Binary) and operand.op in BIT_OPS and _bit_pattern(operand) is None:
+            if (
+                isinstance(operand, Binary)
+                and operand.op in BIT_OPS
+                and _bit_pattern(operand) is None
+            ):
                 parts.append(self.wrap(operand, ATOM))
             else:
                 parts.append(self.wrap(operand, CMP + 1))
@@ -268,9 +319,9 @@ class _Latex:
             and isinstance(values[0], Unary)
             and values[0].op == "not"
         ):  # implies(p, q)
-            p = self.wrap(values[0].operand, CMP)
-            q = self.wrap(values[1], CMP)
-            return rf"{p} \Rightarrow {q}", OR
+            premise = self.wrap(values[0].operand, CMP)
+            conclusion = self.wrap(values[1], CMP)
+            return rf"{premise} \Rightarrow {conclusion}", OR
         prec = AND if node.op == "and" else OR
         symbol = r" \land " if node.op == "and" else r" \lor "
         rendered = []
@@ -332,7 +383,9 @@ class _Latex:
         if d.stop is not None or start < 0 or step <= 0:
             return None
         name = _name(d.name)
-        return [f"{name}_{{{start + k * step}}}" for k in range(2 if step == 1 and start == 0 else 3)]
+        return [
+            f"{name}_{{{start + k * step}}}" for k in range(2 if step == 1 and start == 0 else 3)
+        ]
 
     def reduce(self, node: Reduce) -> tuple[str, int]:
         f, d = node.func, node.domain
@@ -364,14 +417,27 @@ class _Latex:
 # ---------------------------------------------------------------------------
 # Plain text (Python precedence)
 
-_PY_BIN_PREC = {"|": 7, "^": 8, "&": 9, "<<": 10, ">>": 10, "+": 11, "-": 11, "*": 12, "//": 12, "%": 12}
+_PY_BIN_PREC = {
+    "|": 7,
+    "^": 8,
+    "&": 9,
+    "<<": 10,
+    ">>": 10,
+    "+": 11,
+    "-": 11,
+    "*": 12,
+    "//": 12,
+    "%": 12,
+}
 _PY_POW, _PY_NEG, _PY_ATOM = 14, 13, 15
 
 
 class _Text:
     def render(self, node: Node) -> tuple[str, int]:
         if isinstance(node, Const):
-            return repr(node.value), (_PY_NEG if not isinstance(node.value, bool) and node.value < 0 else _PY_ATOM)
+            return repr(node.value), (
+                _PY_NEG if not isinstance(node.value, bool) and node.value < 0 else _PY_ATOM
+            )
         if isinstance(node, Var):
             return node.name, _PY_ATOM
         if isinstance(node, Index):
@@ -408,7 +474,11 @@ class _Text:
             column = _colsum_pattern(node)
             if column is not None and isinstance(node.domain, SeqDomain):
                 return f"colsum({self.domain(node.domain)}, {self.render(column)[0]})", _PY_ATOM
-            if isinstance(node.body, Var) and node.body.name == node.var and isinstance(node.domain, SeqDomain):
+            if (
+                isinstance(node.body, Var)
+                and node.body.name == node.var
+                and isinstance(node.domain, SeqDomain)
+            ):
                 return f"{node.func}({self.domain(node.domain)})", _PY_ATOM
             return (
                 f"{node.func}({self.render(node.body)[0]} for {node.var} in {self.domain(node.domain)})",
@@ -477,7 +547,9 @@ class _Sympy:
                 return sympy.Not(operand, evaluate=False)
             return sympy.Mul(sympy.Integer(-1), operand, evaluate=False)
         if isinstance(node, Binary):
-            return self.binary(node.op, self.convert(node.left, bound), self.convert(node.right, bound))
+            return self.binary(
+                node.op, self.convert(node.left, bound), self.convert(node.right, bound)
+            )
         if isinstance(node, Compare):
             rel = []
             for op, a, b in zip(node.ops, node.operands, node.operands[1:], strict=False):
@@ -486,8 +558,14 @@ class _Sympy:
                     eq = sympy.Equivalent(x, y, evaluate=False)
                     rel.append(eq if op == "==" else sympy.Not(eq, evaluate=False))
                 else:
-                    cls = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge,
-                           "==": sympy.Eq, "!=": sympy.Ne}[op]
+                    cls = {
+                        "<": sympy.Lt,
+                        "<=": sympy.Le,
+                        ">": sympy.Gt,
+                        ">=": sympy.Ge,
+                        "==": sympy.Eq,
+                        "!=": sympy.Ne,
+                    }[op]
                     rel.append(cls(x, y, evaluate=False))
             return rel[0] if len(rel) == 1 else sympy.And(*rel, evaluate=False)
         if isinstance(node, BoolOp):
@@ -529,7 +607,11 @@ class _Sympy:
         if op == "+":
             return sympy.Add(a, b, evaluate=False)
         if op == "-":
-            negated = -b if isinstance(b, sympy.Integer) else sympy.Mul(sympy.Integer(-1), b, evaluate=False)
+            negated = (
+                -b
+                if isinstance(b, sympy.Integer)
+                else sympy.Mul(sympy.Integer(-1), b, evaluate=False)
+            )
             return sympy.Add(a, negated, evaluate=False)
         if op == "*":
             return sympy.Mul(a, b, evaluate=False)

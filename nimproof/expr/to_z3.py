@@ -30,7 +30,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import z3
 
@@ -47,7 +47,6 @@ from nimproof.expr.nodes import (
     Index,
     Len,
     Node,
-    RangeDomain,
     Reduce,
     SeqDomain,
     Unary,
@@ -102,9 +101,11 @@ def compile_int(node: Node, env: Mapping[str, object]) -> Compiled:
 
     ``env`` maps each scalar name to an ``Int`` term or a Python int, and each
     sequence name to a list or tuple of such. Guards only exclude division by
-    zero and indices out of range, so they hold exactly where the formula is
-    defined. Raises :class:`Unsupported` for formulas with bitwise
-    operations (including ``xor``, ``popcount`` & co. and ``bits``).
+    zero, indices out of range and undefined ``range`` bounds, so they hold
+    exactly where the formula is defined (a power too large for the numeric
+    evaluation to build is not excluded: the term is its mathematical value).
+    Raises :class:`Unsupported` for formulas with bitwise operations
+    (including ``xor``, ``popcount`` & co. and ``bits``).
     """
     if uses_bitwise(node):
         raise Unsupported("uses bitwise operations; use z3_bitvec")
@@ -115,7 +116,7 @@ def compile_int(node: Node, env: Mapping[str, object]) -> Compiled:
 
 # ---------------------------------------------------------------------------
 
-Path = z3.BoolRef | None
+Path: TypeAlias = "z3.BoolRef | None"  # the condition under which a sub-formula is evaluated
 
 
 def _and(path: Path, cond: z3.BoolRef) -> z3.BoolRef:
@@ -175,7 +176,9 @@ class _Compiler:
             return z3.IntVal(value)
         if not 0 <= value < (1 << self.width):
             where = f" (at column {node.pos + 1})" if node is not None else ""
-            raise Unsupported(f"the value {value}{where} does not fit in {self.width} unsigned bits")
+            raise Unsupported(
+                f"the value {value}{where} does not fit in {self.width} unsigned bits"
+            )
         return z3.BitVecVal(value, self.width)
 
     def term(self, value: object, name: str) -> z3.ExprRef:
@@ -183,7 +186,9 @@ class _Compiler:
         if isinstance(value, z3.ExprRef):
             if self.width is not None:
                 if not (z3.is_bv(value) and value.size() == self.width):
-                    raise TypeError(f"{name} must be a {self.width}-bit BitVec term, got {value.sort()}")
+                    raise TypeError(
+                        f"{name} must be a {self.width}-bit BitVec term, got {value.sort()}"
+                    )
             elif not z3.is_int(value):
                 raise TypeError(f"{name} must be an Int term, got {value.sort()}")
             return value
@@ -281,7 +286,9 @@ class _Compiler:
                 raise Unsupported(f"the variable {node.name!r} has no value")
             return self.term(env[node.name], node.name)
         if isinstance(node, Len):
-            return self.const(len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node)
+            return self.const(
+                len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node
+            )
         if isinstance(node, Index):
             return self.index(node, env, path)
         if isinstance(node, Unary):
@@ -289,14 +296,16 @@ class _Compiler:
             if node.op == "not":
                 return z3.Not(operand)
             if self.bv:
-                pass
+                self.guard(operand == 0, path)  # no negative numbers exist in this mode
             return -operand
         if isinstance(node, Binary):
             left = self.compile(node.left, env, path)
             if node.op == "**":
                 exponent = self.fold(node.right, {})
                 if exponent is None:  # the parser only allows constant exponents
-                    raise Unsupported(f"the exponent at column {node.right.pos + 1} is not a constant")
+                    raise Unsupported(
+                        f"the exponent at column {node.right.pos + 1} is not a constant"
+                    )
                 return self.power(left, int(exponent), path)
             right = self.compile(node.right, env, path)
             return self.binary(node.op, left, right, path)
@@ -439,8 +448,9 @@ class _Compiler:
             return z3.LShR(a, b)  # exact: every value is below 2**width
         if op == "<<":
             shifted = a << b
-            # 0 << b is 0 for any b; otherwise the shift must stay below the width and lose no bit.
-            self.guard(z3.Or(a == 0, z3.And(z3.ULT(b, w), z3.LShR(shifted, b) == a)), path)
+            # Exact when shifting back restores a: no bit was lost. (From b >= width on,
+            # shifted is 0, so this asks for a == 0, and 0 << b is 0 for every b.)
+            self.guard(z3.LShR(shifted, b) == a, path)
             if (1 << w) - 1 > MAX_SHIFT:
                 self.guard(z3.ULE(b, MAX_SHIFT), path)  # the numeric meaning refuses longer shifts
             return shifted
@@ -508,7 +518,7 @@ class _Compiler:
             items = list(range(min(self.width + 1, BITS)))
         else:
             try:
-                items = domain_values(dom, env)  # type: ignore[assignment]
+                items = domain_values(dom, env)
             except EvalError:
                 self.guard(z3.BoolVal(False), path)  # the range itself is undefined
                 return z3.BoolVal(f == "all") if node.type == "bool" else self.zero()
@@ -554,7 +564,12 @@ class _Compiler:
             return min(self.upper(node.left), self.upper(node.right))
         if isinstance(node, Binary) and node.op == ">>":
             return self.upper(node.left)
-        if isinstance(node, Call) and node.func in ("popcount", "trailing_ones", "trailing_zeros", "bit_length"):
+        if isinstance(node, Call) and node.func in (
+            "popcount",
+            "trailing_ones",
+            "trailing_zeros",
+            "bit_length",
+        ):
             return min(top, self.width)
         if isinstance(node, IfElse):
             return max(self.upper(node.body), self.upper(node.orelse))
