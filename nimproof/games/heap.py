@@ -48,7 +48,9 @@ class TakeFraction(IntervalGame):
         if q <= 0 or p <= 0:
             raise SpecError("take-fraction needs positive P and Q")
         if p > q:
-            raise SpecError(f"take-fraction {p}/{q} exceeds 1: a move could take more than the heap")
+            raise SpecError(
+                f"take-fraction {p}/{q} exceeds 1: a move could take more than the heap"
+            )
         g = math.gcd(p, q)
         self.p, self.q = p // g, q // g
         self.spec = spec or f"take-fraction:{self.p}/{self.q}"
@@ -121,8 +123,8 @@ class InfiniteSubtraction(HeapGame):
 def parse_number_list(text: str, what: str) -> tuple[int, ...]:
     """Parse ``1,3,4`` or ``1..5`` (or a mix: ``1..3,7``) into positive integers."""
     values: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
+    for raw in text.split(","):
+        part = raw.strip()
         if ".." in part:
             lo_s, _, hi_s = part.partition("..")
             lo = parse_int(lo_s, what, low=1, high=MAX_TAKE)

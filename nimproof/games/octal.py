@@ -70,7 +70,9 @@ def parse_code(code: str) -> tuple[int, ...]:
     except ValueError:
         raise SpecError(f"malformed octal code {code!r}: digits must be 0-9 or a-f") from None
     if digits[0] & 0b0011:
-        raise SpecError(f"octal code {code!r}: the digit before the point may only use bits 4 and 8")
+        raise SpecError(
+            f"octal code {code!r}: the digit before the point may only use bits 4 and 8"
+        )
     if not any(digits[1:]) and not digits[0]:
         raise SpecError(f"octal code {code!r} allows no move")
     return tuple(digits)
@@ -114,7 +116,12 @@ for _name, _code in _NAMED.items():
     _named(_name, _code)
 
 
-@family("grundys-game", "split one heap into two unequal heaps (4!.0)", "grundys-game", aliases=("grundy",))
+@family(
+    "grundys-game",
+    "split one heap into two unequal heaps (4!.0)",
+    "grundys-game",
+    aliases=("grundy",),
+)
 def _grundy(args: str | None) -> GrundysGame:
     no_args("grundys-game", args)
     return GrundysGame()

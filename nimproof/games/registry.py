@@ -39,7 +39,12 @@ _ALIASES: dict[str, str] = {}
 
 
 def family(
-    name: str, summary: str, example: str, *, aliases: tuple[str, ...] = (), multi_heap: bool = False
+    name: str,
+    summary: str,
+    example: str,
+    *,
+    aliases: tuple[str, ...] = (),
+    multi_heap: bool = False,
 ) -> Callable[[Parser], Parser]:
     """Register ``parse`` as the parser of family ``name`` (a decorator)."""
 

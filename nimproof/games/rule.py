@@ -63,6 +63,8 @@ class Rule(HeapGame):
                 yield (m,)
 
 
-@family("rule", "one heap; a move n -> m is legal when the expression holds", "rule:(n+1)//2 <= m < n")
+@family(
+    "rule", "one heap; a move n -> m is legal when the expression holds", "rule:(n+1)//2 <= m < n"
+)
 def _rule(args: str | None) -> Rule:
     return Rule(need_args("rule", args, "an expression in n and m"))

@@ -38,7 +38,7 @@ class Sum(MultiHeapGame):
         parts = cast(tuple[Heaps, ...], position)
         for i, (game, heaps) in enumerate(zip(self.components, parts, strict=True)):
             for after in game.moves(heaps):
-                yield parts[:i] + (after,) + parts[i + 1 :]
+                yield (*parts[:i], after, *parts[i + 1 :])
 
 
 def split_top_level(text: str, sep: str) -> list[str]:

@@ -37,14 +37,13 @@ def register_plugin(cls: type[PluginGame]) -> type[PluginGame]:
 for _cls in (ChocolateBar, EasyChomp, CoinStrip, Polygon):
     register_plugin(_cls)
 
-_entry_points_loaded = False
+_ENTRY_POINTS_LOADED: list[bool] = []
 
 
 def _load_entry_points() -> None:
-    global _entry_points_loaded
-    if _entry_points_loaded:
+    if _ENTRY_POINTS_LOADED:
         return
-    _entry_points_loaded = True
+    _ENTRY_POINTS_LOADED.append(True)
     for ep in entry_points(group="nimproof.games"):
         if ep.name in PLUGINS:
             continue
@@ -73,7 +72,12 @@ def load_plugin_file(path: str | Path) -> list[str]:
         raise UsageError(f"plugin file {str(p)!r} failed to import: {exc}") from None
     names = []
     for obj in vars(module).values():
-        if inspect.isclass(obj) and issubclass(obj, PluginGame) and obj is not PluginGame and obj.name:
+        if (
+            inspect.isclass(obj)
+            and issubclass(obj, PluginGame)
+            and obj is not PluginGame
+            and obj.name
+        ):
             register_plugin(obj)
             names.append(obj.name)
     if not names:

@@ -32,7 +32,9 @@ class ChocolateBar(PluginGame):
 
     def parse_position(self, words: Sequence[str]) -> Position:
         if len(words) != 4 or not all(w.isdigit() for w in words):
-            raise UsageError("a chocolate position is four numbers: m n i j (stone at row i, column j)")
+            raise UsageError(
+                "a chocolate position is four numbers: m n i j (stone at row i, column j)"
+            )
         m, n, i, j = (int(w) for w in words)
         if not (0 <= i < m and 0 <= j < n):
             raise UsageError(f"the stone ({i}, {j}) is not on a {m} x {n} bar")

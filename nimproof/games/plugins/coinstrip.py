@@ -31,7 +31,7 @@ class CoinStrip(PluginGame):
         for t, c in enumerate(coins):
             lowest = coins[t - 1] + 1 if t > 0 else 0
             for d in range(lowest, c):
-                yield coins[:t] + (d,) + coins[t + 1 :]
+                yield (*coins[:t], d, *coins[t + 1 :])
 
     def parse_position(self, words: Sequence[str]) -> Position:
         if not all(w.isdigit() for w in words):
