@@ -32,7 +32,7 @@ Soundness measures:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,7 @@ from nimproof.games.sums import Sum
 from nimproof.provers import recheck, witnesses
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import HeapMoves, heap_move_legal, heap_moves, is_move
+from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "z3_bitvec"
@@ -55,50 +56,11 @@ QUANTIFIER_MAX_WIDTH = 10
 SHRINK_ROUNDS = 40
 
 
-class _Undecided(Exception):
-    """The method cannot decide at this width (reason in the message)."""
-
-
 @dataclass
 class _Found:
     """A re-checked violation."""
 
     counterexample: Counterexample
-
-
-class _Solver:
-    """A z3 solver call with the remaining time budget; counts calls and time."""
-
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
-        self.calls = 0
-        self.seconds = 0.0
-
-    def check(self, *constraints: z3.BoolRef, quantified: bool = False) -> z3.ModelRef | None:
-        """The model of a satisfiable query, None for ``unsat``; raises _Undecided on timeout."""
-        left = self.deadline - time.monotonic()
-        if left <= 0.05:
-            raise _Undecided("time limit reached")
-        s = z3.Solver() if quantified else z3.SolverFor("QF_BV")
-        s.set("timeout", max(1, int(left * 1000)))
-        s.add(*constraints)
-        t0 = time.monotonic()
-        result = s.check()
-        self.calls += 1
-        self.seconds += time.monotonic() - t0
-        if result == z3.unsat:
-            return None
-        if result == z3.sat:
-            return s.model()
-        raise _Undecided(f"z3 returned unknown ({s.reason_unknown()})")
-
-
-def _val(model: z3.ModelRef, term: z3.ExprRef) -> int:
-    return model.eval(term, model_completion=True).as_long()
-
-
-def _all(guards: Sequence[z3.BoolRef]) -> z3.BoolRef:
-    return z3.And(*guards) if guards else z3.BoolVal(True)
 
 
 def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
@@ -111,7 +73,7 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         return MethodResult(NAME, "unknown", detail="widths must be whole numbers from 1 to 1024")
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     deadline = min(time.monotonic() + timeout, time.monotonic() + max(ctx.time_left(), 0.1))
-    solver = _Solver(deadline)
+    solver = Solver(deadline, "QF_BV")
     proved: list[int] = []
     notes: list[str] = []
     try:
@@ -130,7 +92,7 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
                     },
                 )
             proved.append(w)
-    except (_Undecided, Unsupported) as exc:
+    except (Undecided, Unsupported) as exc:
         notes.append(f"width {w}: {exc}")
     stats = {
         "widths_proved": proved,
@@ -152,7 +114,7 @@ def _is_staircase(ctx: ClaimContext) -> bool:
 
 
 def _prove(
-    ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
 ) -> _Found | None:
     if ctx.kind == "identity":
         return _identity(ctx, w, solver)
@@ -168,19 +130,19 @@ def _prove(
 # ---------------------------------------------------------------------------
 
 
-def _identity(ctx: ClaimContext, w: int, solver: _Solver) -> _Found | None:
+def _identity(ctx: ClaimContext, w: int, solver: Solver) -> _Found | None:
     assert ctx.formula is not None
     width = w + 2
     xs = {name: z3.BitVec(name, width) for name in ctx.claim.variables}
     dom = [z3.ULT(x, z3.BitVecVal(1 << w, width)) for x in xs.values()]
     c = compile_bv(ctx.formula, {**xs, **ctx.params}, width)
-    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(_all(list(c.guards))))]
+    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(all_of(list(c.guards))))]
     model = solver.check(*query)
     if model is None:
         return None
     # Shrink: look for a model whose largest variable is smaller.
     for _ in range(SHRINK_ROUNDS):
-        biggest = max(_val(model, x) for x in xs.values())
+        biggest = max(value_of(model, x) for x in xs.values())
         if biggest == 0:
             break
         smaller = solver.check(
@@ -189,13 +151,13 @@ def _identity(ctx: ClaimContext, w: int, solver: _Solver) -> _Found | None:
         if smaller is None:
             break
         model = smaller
-    point = {name: _val(model, x) for name, x in xs.items()}
+    point = {name: value_of(model, x) for name, x in xs.items()}
     try:
         holds = bool(recheck.formula_at(ctx, point))
     except EvalError as exc:
         return _Found(recheck.undefined_at(ctx, point, exc))
     if holds:
-        raise _Undecided(
+        raise Undecided(
             f"the formula leaves the {width}-bit range at {point}; cannot decide at this width"
         )
     text = f"The identity is false at {recheck.describe_position(ctx, point)}."
@@ -210,7 +172,7 @@ def _identity(ctx: ClaimContext, w: int, solver: _Solver) -> _Found | None:
 
 
 def _one_heap(
-    ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
 ) -> _Found | None:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None
@@ -225,27 +187,29 @@ def _one_heap(
 
     def F(x: z3.BitVecRef) -> tuple[z3.BitVecRef, z3.BoolRef]:
         c = compile_bv(formula, {"n": x, **ctx.params}, width)
-        return c.term, _all(list(c.guards))
+        return c.term, all_of(list(c.guards))
 
     fn, gn = F(n)
     dom = z3.ULT(n, top)
     # The formula must be exact on the whole domain.
     model = solver.check(dom, z3.Not(gn))
     if model is not None:
-        raise _Undecided(f"the formula leaves the {width}-bit range at n = {_val(model, n)}")
+        raise Undecided(f"the formula leaves the {width}-bit range at n = {value_of(model, n)}")
 
     relation = hm.relation
 
     def legal(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BoolRef:
         assert relation is not None
         c = compile_bv(relation, {"n": a, "m": b}, width)
-        return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
+        return z3.And(z3.ULT(b, a), c.term, all_of(list(c.guards)))
 
     if relation is not None:
         rel = compile_bv(relation, {"n": n, "m": m}, width)
-        model = solver.check(dom, z3.ULT(m, n), z3.Not(_all(list(rel.guards))))
+        model = solver.check(dom, z3.ULT(m, n), z3.Not(all_of(list(rel.guards))))
         if model is not None:
-            raise _Undecided(f"the move rule leaves the {width}-bit range at n = {_val(model, n)}")
+            raise Undecided(
+                f"the move rule leaves the {width}-bit range at n = {value_of(model, n)}"
+            )
 
     def option_pairs(a: z3.BitVecRef) -> list[tuple[z3.BoolRef, z3.BitVecRef]]:
         assert hm.takes is not None
@@ -270,14 +234,14 @@ def _one_heap(
                 None,
                 width,
                 lambda md: next(
-                    _val(md, q)
+                    value_of(md, q)
                     for ok, q in option_pairs(n)
-                    if z3.is_true(md.eval(ok)) and _val(md, F(q)[0]) == _val(md, fn)
+                    if z3.is_true(md.eval(ok)) and value_of(md, F(q)[0]) == value_of(md, fn)
                 ),
             )
             if found:
                 return found
-            raise _Undecided("condition 1 model did not re-check")
+            raise Undecided("condition 1 model did not re-check")
     else:
         c1 = z3.And(legal(n, m), F(m)[0] == fn)
         model = solver.check(dom, c1)
@@ -285,7 +249,7 @@ def _one_heap(
             found = _one_heap_cond1(ctx, base, hm, solver, [dom, c1], n, m, width, None)
             if found:
                 return found
-            raise _Undecided("condition 1 model did not re-check")
+            raise Undecided("condition 1 model did not re-check")
 
     # Misère: terminal heaps have value 1; the mex conditions apply to the others.
     terminal: z3.BoolRef = z3.BoolVal(False)
@@ -302,7 +266,7 @@ def _one_heap(
             cx = recheck.heap_counterexample(ctx, k, "reference implementation")
             if cx is not None:
                 return _Found(cx)
-            raise _Undecided(f"terminal condition fails at n = {k} but did not re-check")
+            raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
 
     # Condition 2: every smaller value is reached.
     if hm.takes is not None:
@@ -320,7 +284,7 @@ def _one_heap(
             c = compile_bv(ctx.witness, {"n": n, "v": v, "j": j, **ctx.params}, width)
             target = c.term
             ft, gt = F(target)
-            cands.append(z3.And(_all(list(c.guards)), legal(n, target), gt, ft == v))
+            cands.append(z3.And(all_of(list(c.guards)), legal(n, target), gt, ft == v))
         reach = z3.Or(*cands)
         complete = False
         how = f"witness {ctx.claim.witness!r} expanded over j = 0..{len(cands) - 1}"
@@ -344,8 +308,8 @@ def _one_heap(
     if cx is not None:
         return _Found(cx)
     if complete:
-        raise _Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
-    raise _Undecided(
+        raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
+    raise Undecided(
         f"the witness finds no move at n = {k}; the reference could not confirm a failure"
     )
 
@@ -357,33 +321,19 @@ def _note(notes: list[str], text: str) -> bool:
 
 
 def _shrink(
-    solver: _Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int, quantified: bool = False
+    solver: Solver, query: list[z3.BoolRef], n: z3.BitVecRef, width: int, quantified: bool = False
 ) -> int:
-    """The smallest ``n`` satisfying ``query`` that a bounded search finds (binary search on n)."""
-    model = solver.check(*query, quantified=quantified)
-    assert model is not None
-    best = _val(model, n)
-    lo = 0
-    for _ in range(SHRINK_ROUNDS):
-        if lo >= best:
-            break
-        mid = (lo + best) // 2
-        try:
-            found = solver.check(*query, z3.ULE(n, z3.BitVecVal(mid, width)), quantified=quantified)
-        except _Undecided:
-            break
-        if found is None:
-            lo = mid + 1
-        else:
-            best = _val(found, n)
-    return best
+    """The smallest ``n`` satisfying ``query`` that a bounded binary search finds."""
+    return shrink(
+        solver, query, n, lambda k: z3.ULE(n, z3.BitVecVal(k, width)), SHRINK_ROUNDS, quantified
+    )
 
 
 def _one_heap_cond1(
     ctx: ClaimContext,
     base: HeapGame,
     hm: HeapMoves,
-    solver: _Solver,
+    solver: Solver,
     query: list[z3.BoolRef],
     n: z3.BitVecRef,
     m: z3.BitVecRef | None,
@@ -394,7 +344,7 @@ def _one_heap_cond1(
     model = solver.check(*query, n == k)
     assert model is not None
     if m is not None:
-        target = _val(model, m)
+        target = value_of(model, m)
     else:
         assert pick is not None
         target = pick(model)
@@ -498,7 +448,7 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
             return z3.Or(*[z3.And(z3.UGE(a, t), b == a - t) for t in hm.takes])
         assert hm.relation is not None
         c = compile_bv(hm.relation, {"n": a, "m": b}, width)
-        return z3.And(z3.ULT(b, a), c.term, _all(list(c.guards)))
+        return z3.And(z3.ULT(b, a), c.term, all_of(list(c.guards)))
 
     def sum_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
         return z3.Or(
@@ -533,7 +483,7 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
 
 
 def _multi(
-    ctx: ClaimContext, w: int, solver: _Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
 ) -> _Found | None:
     assert ctx.formula is not None
     h = ctx.heaps
@@ -563,13 +513,13 @@ def _multi(
 
     def F(pos: list[z3.BitVecRef]) -> tuple[z3.ExprRef, z3.BoolRef]:
         c = compile_bv(formula, {"h": pos, **ctx.params}, width)
-        return c.term, _all(list(c.guards))
+        return c.term, all_of(list(c.guards))
 
     fp, gp = F(p)
     model = solver.check(dom, z3.Not(gp))
     if model is not None:
-        raise _Undecided(
-            f"the formula leaves the {width}-bit range at {[_val(model, x) for x in p]}"
+        raise Undecided(
+            f"the formula leaves the {width}-bit range at {[value_of(model, x) for x in p]}"
         )
     fq, _ = F(q)
     is_p_claim = ctx.kind == "p_positions"
@@ -580,7 +530,7 @@ def _multi(
         model = solver.check(*query, quantified=quantified)
         assert model is not None
         for _ in range(SHRINK_ROUNDS):
-            size = sum(_val(model, x) for x in p)
+            size = sum(value_of(model, x) for x in p)
             if size == 0:
                 break
             wide = [z3.ZeroExt(8, x) for x in p]
@@ -591,23 +541,23 @@ def _multi(
                 smaller = solver.check(
                     *query, z3.ULT(s, z3.BitVecVal(size, width + 8)), quantified=quantified
                 )
-            except _Undecided:
+            except Undecided:
                 break
             if smaller is None:
                 break
             model = smaller
-        return [_val(model, x) for x in p], model
+        return [value_of(model, x) for x in p], model
 
     # Condition 1.
     c1 = z3.And(fp, fq) if is_p_claim else (fq == fp)
     query = [dom, mg.move(p, q), c1]
     if solver.check(*query) is not None:
         point, model = shrink_and_point(query)
-        target = [_val(model, x) for x in q]
+        target = [value_of(model, x) for x in q]
         found = _multi_cond1(ctx, mg, point, target)
         if found:
             return found
-        raise _Undecided(f"condition 1 fails at {point} -> {target} but did not re-check")
+        raise Undecided(f"condition 1 fails at {point} -> {target} but did not re-check")
 
     terminal = mg.terminal(p) if ctx.misere else z3.BoolVal(False)
     if ctx.misere:
@@ -617,7 +567,7 @@ def _multi(
             cx = _multi_value_recheck(ctx, point)
             if cx is not None:
                 return _Found(cx)
-            raise _Undecided(f"terminal condition fails at {point} but did not re-check")
+            raise Undecided(f"terminal condition fails at {point} but did not re-check")
 
     # Condition 2.
     candidates: list[tuple[list[z3.BitVecRef], z3.BoolRef]]
@@ -666,8 +616,8 @@ def _multi(
     if cx is not None:
         return _Found(cx)
     if complete:
-        raise _Undecided(f"condition 2 fails at {point} but the reference could not confirm it")
-    raise _Undecided(
+        raise Undecided(f"condition 2 fails at {point} but the reference could not confirm it")
+    raise Undecided(
         f"the witness finds no move at {point}; the reference could not confirm a failure"
     )
 

@@ -21,51 +21,18 @@ from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import heap_move_legal, heap_moves
+from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "z3_int"
 DEFAULT_TIMEOUT = 60.0
 
 
-class _Undecided(Exception):
-    pass
-
-
-def _all(guards: Any) -> z3.BoolRef:
-    g = list(guards)
-    return z3.And(*g) if g else z3.BoolVal(True)
-
-
-class _Solver:
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
-        self.calls = 0
-
-    def check(self, *constraints: z3.BoolRef) -> z3.ModelRef | None:
-        left = self.deadline - time.monotonic()
-        if left <= 0.05:
-            raise _Undecided("time limit reached")
-        s = z3.Solver()
-        s.set("timeout", max(1, int(left * 1000)))
-        s.add(*constraints)
-        self.calls += 1
-        r = s.check()
-        if r == z3.unsat:
-            return None
-        if r == z3.sat:
-            return s.model()
-        raise _Undecided(f"z3 returned unknown ({s.reason_unknown()})")
-
-
-def _val(model: z3.ModelRef, t: z3.ExprRef) -> int:
-    return model.eval(t, model_completion=True).as_long()
-
-
 def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     """Prove the claim for all non-negative integers, or say why not."""
     t0 = time.monotonic()
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
-    solver = _Solver(time.monotonic() + min(timeout, max(ctx.time_left(), 0.1)))
+    solver = Solver(time.monotonic() + min(timeout, max(ctx.time_left(), 0.1)))
     try:
         if ctx.kind == "identity":
             cx = _identity(ctx, solver)
@@ -76,7 +43,7 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
             raise Unsupported(
                 f"z3_int applies to identities and one-heap Grundy claims, not {ctx.kind}"
             )
-    except (_Undecided, Unsupported) as exc:
+    except (Undecided, Unsupported) as exc:
         return MethodResult(
             NAME,
             "unknown",
@@ -100,31 +67,17 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
     )
 
 
-def _shrink(solver: _Solver, query: list[z3.BoolRef], var: z3.ArithRef) -> int:
-    model = solver.check(*query)
-    assert model is not None
-    best, lo = _val(model, var), 0
-    for _ in range(64):
-        if lo >= best:
-            break
-        mid = (lo + best) // 2
-        try:
-            found = solver.check(*query, var <= mid)
-        except _Undecided:
-            break
-        if found is None:
-            lo = mid + 1
-        else:
-            best = _val(found, var)
-    return best
+def _shrink(solver: Solver, query: list[z3.BoolRef], var: z3.ArithRef) -> int:
+    """The smallest ``var`` satisfying ``query`` that a bounded binary search finds."""
+    return shrink(solver, query, var, lambda k: var <= k, 64)
 
 
-def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
+def _identity(ctx: ClaimContext, solver: Solver) -> Counterexample | None:
     assert ctx.formula is not None
     xs = {name: z3.Int(name) for name in ctx.claim.variables}
     c = compile_int(ctx.formula, {**xs, **ctx.params})
     dom = [x >= 0 for x in xs.values()]
-    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(_all(c.guards)))]
+    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(all_of(c.guards)))]
     model = solver.check(*query)
     if model is None:
         return None
@@ -132,13 +85,13 @@ def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
     size = _shrink(solver, [*query], total)
     model = solver.check(*query, total == size)
     assert model is not None
-    point = {name: _val(model, x) for name, x in xs.items()}
+    point = {name: value_of(model, x) for name, x in xs.items()}
     try:
         holds = bool(recheck.formula_at(ctx, point))
     except EvalError as exc:
         return recheck.undefined_at(ctx, point, exc)
     if holds:
-        raise _Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
+        raise Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
     return Counterexample(
         point,
         "identity",
@@ -152,7 +105,7 @@ def _identity(ctx: ClaimContext, solver: _Solver) -> Counterexample | None:
 
 
 def _one_heap(
-    ctx: ClaimContext, solver: _Solver, options: dict[str, Any]
+    ctx: ClaimContext, solver: Solver, options: dict[str, Any]
 ) -> tuple[Counterexample | None, str]:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None
@@ -165,18 +118,18 @@ def _one_heap(
 
     def F(x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
         c = compile_int(formula, {"n": x, **ctx.params})
-        return c.term, _all(c.guards)
+        return c.term, all_of(c.guards)
 
     fn, gn = F(n)
     dom = n >= 0
     model = solver.check(dom, z3.Not(gn))
     if model is not None:
-        raise _Undecided(f"a guard of the formula fails at n = {_val(model, n)}")
+        raise Undecided(f"a guard of the formula fails at n = {value_of(model, n)}")
 
     def legal(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
         assert hm.relation is not None
         c = compile_int(hm.relation, {"n": a, "m": b})
-        return z3.And(b >= 0, b < a, c.term, _all(c.guards))
+        return z3.And(b >= 0, b < a, c.term, all_of(c.guards))
 
     if hm.takes is not None:
         options_of = [(n >= t, n - t) for t in hm.takes]
@@ -184,9 +137,9 @@ def _one_heap(
     else:
         assert hm.relation is not None
         rel = compile_int(hm.relation, {"n": n, "m": m})
-        model = solver.check(dom, m >= 0, m < n, z3.Not(_all(rel.guards)))
+        model = solver.check(dom, m >= 0, m < n, z3.Not(all_of(rel.guards)))
         if model is not None:
-            raise _Undecided(f"a guard of the move rule fails at n = {_val(model, n)}")
+            raise Undecided(f"a guard of the move rule fails at n = {value_of(model, n)}")
         c1 = z3.And(legal(n, m), F(m)[0] == fn)
     model = solver.check(dom, c1)
     if model is not None:
@@ -196,7 +149,7 @@ def _one_heap(
             model = solver.check(dom, c1, n == k)
             assert model is not None
             target = (
-                _val(model, m)
+                value_of(model, m)
                 if hm.takes is None
                 else next(k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t))
             )
@@ -213,7 +166,7 @@ def _one_heap(
                     "exact evaluation and the move rule",
                 )
             else:
-                raise _Undecided("condition 1 model did not re-check")
+                raise Undecided("condition 1 model did not re-check")
         return cx, "condition 1"
     terminal: z3.BoolRef = z3.BoolVal(False)
     if ctx.misere:
@@ -225,7 +178,7 @@ def _one_heap(
             k = _shrink(solver, bad, n)
             cx = recheck.heap_counterexample(ctx, k, "reference implementation")
             if cx is None:
-                raise _Undecided(f"terminal condition fails at n = {k} but did not re-check")
+                raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
             return cx, "terminal condition"
     if hm.takes is not None:
         reach = z3.Or(*[z3.And(n >= t, F(n - t)[0] == v) for t in hm.takes])
@@ -236,7 +189,7 @@ def _one_heap(
         if "j" in free_names(ctx.witness):
             raise Unsupported("the witness ranges over bit positions j; use z3_bitvec")
         w = compile_int(ctx.witness, {"n": n, "v": v, "j": 0, **ctx.params})
-        reach = z3.And(_all(w.guards), legal(n, w.term), F(w.term)[0] == v)
+        reach = z3.And(all_of(w.guards), legal(n, w.term), F(w.term)[0] == v)
         how = f"witness {ctx.claim.witness!r}"
     else:
         reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))
@@ -247,7 +200,7 @@ def _one_heap(
     k = _shrink(solver, query, n)
     cx = recheck.heap_counterexample(ctx, k, "reference implementation")
     if cx is None:
-        raise _Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
+        raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
     return cx, "condition 2"
 
 
