@@ -29,6 +29,7 @@ METHODS: tuple[str, ...] = (
     "z3_bitvec",
     "z3_int",
     "periodicity",
+    "periodic_table",
     "hypothesis",
     "reference",
 )

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from nimproof.claims.model import Claim
-from nimproof.provers import examples, exhaustive, periodicity, random_check, z3_bitvec, z3_int
+from nimproof.provers import (
+    examples,
+    exhaustive,
+    periodic_table,
+    periodicity,
+    random_check,
+    z3_bitvec,
+    z3_int,
+)
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.verdict import MethodResult, Verdict
 
@@ -24,11 +32,20 @@ METHODS: dict[str, Method] = {
     examples.NAME: examples.run,
     exhaustive.NAME: exhaustive.run,
     periodicity.NAME: periodicity.run,
+    periodic_table.NAME: periodic_table.run,
     z3_int.NAME: z3_int.run,
     z3_bitvec.NAME: z3_bitvec.run,
     random_check.NAME: random_check.run,
 }
-ORDER = ("reference", "exhaustive", "periodicity", "z3_int", "z3_bitvec", "hypothesis")
+ORDER = (
+    "reference",
+    "exhaustive",
+    "periodicity",
+    "periodic_table",
+    "z3_int",
+    "z3_bitvec",
+    "hypothesis",
+)
 
 DEFAULT_CHECKS: dict[str, dict[str, dict[str, Any]]] = {
     "grundy": {"exhaustive": {}},
@@ -46,6 +63,9 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     checks = dict(ctx.claim.checks) or dict(DEFAULT_CHECKS[ctx.kind])
     if ctx.kind in ("value", "sequence"):
         checks.setdefault("reference", {})
+    if periodic_table.applies(ctx):
+        # The reduction proves for all positions where it applies; it runs unasked.
+        checks.setdefault(periodic_table.NAME, {})
     return checks
 
 

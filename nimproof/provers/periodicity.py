@@ -9,6 +9,9 @@
   checker, ``2 n0 + 2 p + t + 2``, is used; ``margin = "guy-smith"`` selects
   the theorem's own. The theorem needs two-way splits only (digits below 8)
   and no split without removal (``d0 = 0``).
+* Codes with a split-only digit ``d0`` or three-way splits, and all-but
+  subtraction games with a saltus: see :mod:`.period_theorems` (every
+  window used here comes from that module).
 
 A ``periodic`` claim says the **least** period is ``period`` and the **least**
 preperiod is ``preperiod`` (with ``saltus`` s: ``g(n + p) = g(n) + s``). The
@@ -25,9 +28,8 @@ from typing import Any
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.games.heap import Subtraction
-from nimproof.games.octal import Octal
 from nimproof.provers.context import ClaimContext
+from nimproof.provers.period_theorems import theorem_for
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
@@ -46,9 +48,10 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
             NAME, "unknown", detail="applies to periodic claims on normal-play heap games"
         )
     p, n0, s = claim.period or 1, claim.preperiod or 0, claim.saltus
-    theorem, end = _window(game, p, n0, s, options)
+    found = theorem_for(game, p, n0, s, str(options.get("margin", "cgsuite")))
+    theorem, end = (found.name, found.end) if found else ("", 0)
     max_n = int(options.get("max_n", 0))
-    last = max(end + p, max_n, n0 + 2 * p) if theorem else max(max_n, n0 + 4 * p)
+    last = max(found.needs, end + p, max_n, n0 + 2 * p) if found else max(max_n, n0 + 4 * p)
     if last > 10_000_000:
         return MethodResult(NAME, "unknown", detail=f"the window needs {last} values; too many")
     table = grundy_table(game, last)
@@ -108,6 +111,20 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
                 counterexample=cx,
                 stats=stats,
             )
+    side = found.side(table) if found is not None and found.side is not None else None
+    if side is not None:
+        for n in range(end, last - p + 1):
+            if int(table[n + p]) != int(table[n]) + s:
+                got, want = int(table[n + p]), int(table[n]) + s
+                text = f"g({n + p}) = {got} but g({n}) + {s} = {want}"
+                return _refute(ctx, n, p, s, table, ref, "period", t0, text)
+        return MethodResult(
+            NAME,
+            "unknown",
+            detail=f"{theorem}: the side condition fails ({side}); no counterexample up to {last}",
+            seconds=time.monotonic() - t0,
+            stats=stats,
+        )
     if theorem:
         stats.update(theorem=theorem, window_end=end)
         return MethodResult(
@@ -126,27 +143,6 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         time.monotonic() - t0,
         stats=stats,
     )
-
-
-def _window(game: object, p: int, n0: int, s: int, options: dict[str, Any]) -> tuple[str, int]:
-    """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
-    if s != 0:
-        return "", 0
-    if isinstance(game, Subtraction):
-        k = max(game.takes)
-        return f"finite subtraction window (Golomb), max S = {k}", n0 + k
-    if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
-        t = game.last_index
-        if options.get("margin", "cgsuite") == "guy-smith":
-            return (
-                f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",
-                2 * n0 + p + t,
-            )
-        return (
-            f"Guy–Smith theorem, octal last digit index t = {t}, CGSuite's safer window 2n0 + 2p + t + 2",
-            2 * n0 + 2 * p + t + 2,
-        )
-    return "", 0
 
 
 def _refute(
