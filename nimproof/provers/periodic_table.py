@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import z3
@@ -67,6 +68,15 @@ MAX_BOX = 4_000_000
 #: Tries at a later start ``M`` when the formula's own periodicity fails early.
 START_TRIES = 4
 DEFAULT_TIMEOUT = 30.0
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``periodic_table`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """heaps computed to look for the game's period (default 3000)"""
+    timeout: float
+    """seconds for the z3 queries that prove the formula's own periodicity"""
 
 
 class NotApplicable(Exception):
@@ -185,7 +195,7 @@ def applies(ctx: ClaimContext) -> bool:
     return bool(comps) and all(isinstance(c, HeapGame) and has_theorem(c) for c in comps)
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Prove the claim for all positions through a proved period, or say why not."""
     t0 = time.monotonic()
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))

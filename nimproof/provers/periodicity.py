@@ -23,7 +23,7 @@ applicable theorem the claim is verified up to ``max_n`` only.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -33,10 +33,21 @@ from nimproof.provers.period_theorems import theorem_for
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``periodicity`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """check the table at least up to this heap (0: as far as the theorem needs)"""
+    margin: Literal["cgsuite", "guy-smith"]
+    """which statement of the periodicity theorem's margin to use"""
+
+
 REFERENCE_LIMIT = 3000
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Decide a ``periodic`` claim."""
     from nimproof.engines import grundy_table
 
