@@ -47,7 +47,7 @@ import z3
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
-from nimproof.expr.nodes import Binary, Call, Const, Node, walk
+from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
 from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.games import HeapGame
 from nimproof.games.sums import Sum
@@ -164,19 +164,15 @@ def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
 def _moduli(node: Node) -> list[int]:
     """The positive constant moduli and divisors in ``node`` (``n % 4``, ``n // 3``, ``floor_div(n, 2)``)."""
     out: list[int] = []
-    for sub in walk(node):
+    for sub in walk_tree(node):
         right: Node | None = None
         if isinstance(sub, Binary) and sub.op in ("%", "//"):
             right = sub.right
         elif isinstance(sub, Call) and sub.func in ("floor_div", "ceil_div") and len(sub.args) == 2:
             right = sub.args[1]
-        if (
-            isinstance(right, Const)
-            and isinstance(right.value, int)
-            and not isinstance(right.value, bool)
-        ):
-            if right.value > 0:
-                out.append(int(right.value))
+        value = right.value if isinstance(right, Const) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out.append(value)
     return out
 
 

@@ -42,7 +42,22 @@ ONE_HEAP_FALSE += [
     ("misere:nim", "1 if n == 0 else n + 1", ("exhaustive", "z3_int", "z3_bitvec")),
     ("misere:knim:3", "n % 4", ("exhaustive", "z3_int")),
     ("rule:(n+1)//2 <= m < n", "n // 2", ("exhaustive",)),
+    # games with a proved period (the periodic-table reduction must refute these)
+    ("kayles", "0 if n == 0 else 1 + n % 3", ("exhaustive", "periodic_table")),
+    ("subtraction:all-but:1,2", "n // 3 + (1 if n == 500 else 0)", ("periodic_table",)),
+    ("subtraction:all-but:1,2", "n // 3 + n % 3", ("exhaustive", "periodic_table")),
+    ("subtraction:all-but:2,5", "n // 2", ("exhaustive", "periodic_table")),
+    ("subtraction:all-but:1,3", "n // 2 if n < 700 else n // 2 + 1", ("periodic_table",)),
+    ("nim", "n if n < 400 else n + 1", ("periodic_table",)),
+    ("octal:4.7", "n % 3", ("exhaustive", "periodic_table")),
+    ("octal:4.07", "(n - 1) % 4 if n > 0 else 1", ("exhaustive", "periodic_table")),
 ]
+
+#: Dawson's Kayles (0.07): P-positions 0, 1, 15, 35 and n = 5, 9, 21, 25, 29 (mod 34).
+DAWSON_P = (
+    "h[0] == 0 or h[0] == 1 or h[0] == 15 or h[0] == 35 or h[0] % 34 == 5 or h[0] % 34 == 9 "
+    "or h[0] % 34 == 21 or h[0] % 34 == 25 or h[0] % 34 == 29"
+)
 
 MULTI_FALSE: list[tuple[str, str, int, str | None, tuple[str, ...]]] = []
 for h in (2, 3, 4):
@@ -100,6 +115,23 @@ for k in (1, 2, 3):
                 )
             )
 
+MULTI_FALSE += [
+    # one heap of a game with a proved period, and sums of such games
+    ("kayles", "h[0] == 0 or h[0] == 150", 1, None, ("periodic_table",)),
+    (
+        "dawsons-kayles",
+        DAWSON_P.replace(" or h[0] == 35", ""),
+        1,
+        None,
+        ("exhaustive", "periodic_table"),
+    ),
+    ("dawsons-kayles", DAWSON_P + " or h[0] == 137", 1, None, ("periodic_table",)),
+    ("sum:knim:3+knim:5", "h[0] % 4 == h[1] % 6 or h[0] == 300", 2, None, ("periodic_table",)),
+    ("sum:knim:3+kayles", "h[0] % 4 == 0 and h[1] == 0", 2, None, ("exhaustive", "periodic_table")),
+    ("knim:2", "(h[0] + h[1]) % 3 == 0", 2, None, ("exhaustive", "periodic_table")),
+    ("knim:2", "h[0] % 3 == h[1] % 3 and h[2] % 3 == 0", 3, None, ("exhaustive", "periodic_table")),
+]
+
 IDENTITIES_FALSE = [
     "implies(k < (x ^ y), (k ^ y) < x and (k ^ x) < y)",
     "implies(k <= (x ^ y), (k ^ y) < x or (k ^ x) < y)",
@@ -111,6 +143,17 @@ IDENTITIES_FALSE = [
 
 
 KAYLES_WRONG_PERIODS = [(11, 71), (13, 71), (24, 71), (12, 70), (12, 72), (6, 71), (12, 0)]
+#: (game, period, preperiod, saltus): false periodic claims for the other theorems' windows.
+WRONG_PERIODS = [
+    ("subtraction:all-but:1,2", 3, 0, 2),
+    ("subtraction:all-but:1,2", 2, 0, 1),
+    ("subtraction:all-but:2,5", 4, 0, 1),
+    ("subtraction:all-but:1,3", 2, 0, 2),
+    ("nim", 2, 0, 1),
+    ("octal:4.7", 3, 1, 0),
+    ("octal:4.07", 4, 0, 0),
+    ("octal:0.f", 3, 0, 0),
+]
 
 #: A witness for the half-heap claims (z3_bitvec needs one for condition 2).
 HALF_HEAP_WITNESS = "(v << (j + 1)) | ((1 << j) - 1)"
@@ -150,6 +193,18 @@ def cases() -> list[FalseCase]:
             period=period,
             preperiod=preperiod,
             id=f"kayles-{period}-{preperiod}",
+        )
+        out.append(FalseCase(c, ("periodicity",)))
+    for game, period, preperiod, saltus in WRONG_PERIODS:
+        c = claim(
+            "periodic",
+            game,
+            None,
+            {},
+            period=period,
+            preperiod=preperiod,
+            saltus=saltus,
+            id=f"{game}-{period}-{preperiod}-{saltus}",
         )
         out.append(FalseCase(c, ("periodicity",)))
     return out

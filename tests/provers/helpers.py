@@ -30,6 +30,9 @@ def true_value(game_spec: str, position: Any) -> int:
         return reference.value(game, game.position(position))
     if isinstance(game, HeapGame) and isinstance(position, int):
         return reference.heap_table(game, position)[position]
+    if isinstance(game, HeapGame) and len(position) == 1:
+        n = int(position[0])
+        return reference.heap_table(game, n)[n]
     if isinstance(game, Misere) and isinstance(position, int):
         return reference.value(game, position)
     return reference.value(game, tuple(position))
@@ -58,11 +61,13 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
         game = parse_spec(c.game or "")
         assert isinstance(game, HeapGame)
         table = reference.heap_table(game, (c.preperiod or 0) + 3 * (c.period or 1) + 200)
-        p, n0 = c.period or 1, c.preperiod or 0
-        holds = all(table[n + p] == table[n] for n in range(n0, len(table) - p))
-        least_pre = n0 == 0 or table[n0 - 1 + p] != table[n0 - 1]
+        p, n0, s = c.period or 1, c.preperiod or 0, c.saltus
+        holds = all(table[n + p] == table[n] + s for n in range(n0, len(table) - p))
+        least_pre = n0 == 0 or table[n0 - 1 + p] != table[n0 - 1] + s
         least_per = not any(
-            p % d == 0 and all(table[n + d] == table[n] for n in range(n0, len(table) - d))
+            p % d == 0
+            and (s * d) % p == 0
+            and all(table[n + d] == table[n] + s * d // p for n in range(n0, len(table) - d))
             for d in range(1, p)
         )
         assert not (holds and least_pre and least_per)
