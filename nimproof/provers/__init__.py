@@ -51,13 +51,14 @@ DEFAULT_CHECKS: dict[str, dict[str, dict[str, Any]]] = {
 
 def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     """The checks a claim asks for (its kind's defaults when it names none)."""
-    checks = dict(ctx.claim.checks) or dict(DEFAULT_CHECKS[ctx.kind])
+    named = dict(ctx.claim.checks)
+    checks = named or dict(DEFAULT_CHECKS[ctx.kind])
     if ctx.kind in ("value", "sequence"):
         checks.setdefault("reference", {})
     from nimproof.provers import periodic_table
 
-    if periodic_table.applies(ctx):
-        # The reduction proves for all positions where it applies, so it runs unasked.
+    if not named and periodic_table.applies(ctx):
+        # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
     return checks
 

@@ -44,11 +44,19 @@ ONE_HEAP_FALSE += [
     ("rule:(n+1)//2 <= m < n", "n // 2", ("exhaustive",)),
     # games with a proved period (the periodic-table reduction must refute these)
     ("kayles", "0 if n == 0 else 1 + n % 3", ("exhaustive", "periodic_table")),
-    ("subtraction:all-but:1,2", "n // 3 + (1 if n == 500 else 0)", ("periodic_table",)),
+    (
+        "subtraction:all-but:1,2",
+        "n // 3 + (1 if n == 250 else 0)",
+        ("exhaustive", "periodic_table"),
+    ),
     ("subtraction:all-but:1,2", "n // 3 + n % 3", ("exhaustive", "periodic_table")),
     ("subtraction:all-but:2,5", "n // 2", ("exhaustive", "periodic_table")),
-    ("subtraction:all-but:1,3", "n // 2 if n < 700 else n // 2 + 1", ("periodic_table",)),
-    ("nim", "n if n < 400 else n + 1", ("periodic_table",)),
+    (
+        "subtraction:all-but:1,3",
+        "n // 2 if n < 200 else n // 2 + 1",
+        ("exhaustive", "periodic_table"),
+    ),
+    ("nim", "n if n < 250 else n + 1", ("exhaustive", "periodic_table")),
     ("octal:4.7", "n % 3", ("exhaustive", "periodic_table")),
     ("octal:4.07", "(n - 1) % 4 if n > 0 else 1", ("exhaustive", "periodic_table")),
 ]
@@ -117,16 +125,22 @@ for k in (1, 2, 3):
 
 MULTI_FALSE += [
     # one heap of a game with a proved period, and sums of such games
-    ("kayles", "h[0] == 0 or h[0] == 150", 1, None, ("periodic_table",)),
+    ("kayles", "h[0] == 0 or h[0] == 6", 1, None, ("exhaustive", "periodic_table")),
     (
         "dawsons-kayles",
-        DAWSON_P.replace(" or h[0] == 35", ""),
+        DAWSON_P.replace(" or h[0] == 1 ", " "),
         1,
         None,
         ("exhaustive", "periodic_table"),
     ),
-    ("dawsons-kayles", DAWSON_P + " or h[0] == 137", 1, None, ("periodic_table",)),
-    ("sum:knim:3+knim:5", "h[0] % 4 == h[1] % 6 or h[0] == 300", 2, None, ("periodic_table",)),
+    ("dawsons-kayles", DAWSON_P + " or h[0] == 7", 1, None, ("exhaustive", "periodic_table")),
+    (
+        "sum:knim:3+knim:5",
+        "h[0] % 4 == h[1] % 6 or h[0] == 7",
+        2,
+        None,
+        ("exhaustive", "periodic_table"),
+    ),
     ("sum:knim:3+kayles", "h[0] % 4 == 0 and h[1] == 0", 2, None, ("exhaustive", "periodic_table")),
     ("knim:2", "(h[0] + h[1]) % 3 == 0", 2, None, ("exhaustive", "periodic_table")),
     ("knim:2", "h[0] % 3 == h[1] % 3 and h[2] % 3 == 0", 3, None, ("exhaustive", "periodic_table")),

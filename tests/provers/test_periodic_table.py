@@ -18,7 +18,7 @@ from nimproof.provers import verify_claim
 from nimproof.provers.period_theorems import find_periodicity, theorem_for
 from nimproof.provers.periodic_table import proved_periodicity
 from tests.provers.false_claims import DAWSON_P
-from tests.provers.helpers import claim
+from tests.provers.helpers import assert_refutation_holds, claim
 
 
 def _window_passes(table: np.ndarray, game: object, p: int, n0: int, s: int) -> bool | None:
@@ -111,3 +111,31 @@ def test_sum_rule_by_composition_needs_every_splitting_part_periodic() -> None:
 def test_misere_claims_are_left_to_other_methods() -> None:
     c = claim("p_positions", "misere:kayles", "h[0] == 1", {"periodic_table": {}}, heaps=1)
     assert verify_claim(c).status == "unknown"
+
+
+#: False claims whose first counterexample lies beyond what a bounded check looks at:
+#: (kind, game, formula, heaps, the counterexample's first heap).
+FAR_FALSE = [
+    ("grundy", "subtraction:all-but:1,2", "n // 3 + (1 if n == 500 else 0)", None, 500),
+    ("grundy", "subtraction:all-but:1,3", "n // 2 if n < 700 else n // 2 + 1", None, 700),
+    ("grundy", "nim", "n if n < 400 else n + 1", None, 400),
+    ("p_positions", "kayles", "h[0] == 0 or h[0] == 150", 1, 150),
+    ("p_positions", "dawsons-kayles", DAWSON_P.replace(" or h[0] == 35", ""), 1, 35),
+    ("p_positions", "dawsons-kayles", DAWSON_P + " or h[0] == 137", 1, 137),
+    ("p_positions", "sum:knim:3+knim:5", "h[0] % 4 == h[1] % 6 or h[0] == 300", 2, 300),
+]
+
+
+@pytest.mark.parametrize("kind,game,formula,heaps,first", FAR_FALSE)
+def test_reduction_refutes_far_counterexamples_with_a_recheck(
+    kind: str, game: str, formula: str, heaps: int | None, first: int
+) -> None:
+    c = claim(kind, game, formula, {"periodic_table": {}}, heaps=heaps)
+    verdict = verify_claim(c, timeout=120)
+    assert verdict.status == "refuted", verdict
+    cx = verdict.counterexample
+    assert cx is not None and cx.rechecked
+    position = cx.position if isinstance(cx.position, int) else cx.position[0]
+    assert position >= first - 6
+    if isinstance(cx.position, int) or heaps == 1:
+        assert_refutation_holds(c, verdict)
