@@ -122,7 +122,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--defaults",
         action="store_true",
-        help="mine the standard families (knim, half-heap, kayles, nim, moore, staircase, misère nim)",
+        help="mine the standard families (knim, half-heap, kayles, nim, moore, staircase, misère nim, "
+        "all-but subtraction, take-fraction, take-one-or-half); with --write also writes --report",
+    )
+    p.add_argument(
+        "--report",
+        default="reports/mined.md",
+        help="where --defaults --write writes the mining report (default reports/mined.md)",
     )
     p.set_defaults(func=main)
 
@@ -195,6 +201,12 @@ def main(args: argparse.Namespace) -> int:
             on_family=step,
         )
         prog.update(task, completed=len(requests))
+    if args.defaults and write_dir is not None:
+        from nimproof.miner.report import mined_markdown
+
+        out = Path(args.report)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(mined_markdown(result), encoding="utf-8")
     if args.json:
         print_json(result.to_json())
     else:

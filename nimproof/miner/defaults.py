@@ -10,10 +10,20 @@ from __future__ import annotations
 
 from nimproof.miner.pipeline import Request
 
+#: Take one token, or half of an even heap.
+TAKE_ONE_OR_HALF = "rule:m == n - 1 or 0 < m and 2 * m == n"
+
 DEFAULT_REQUESTS: tuple[Request, ...] = (
     Request("knim:{k}", axes={"k": tuple(range(1, 9))}),
     Request("half-heap"),
     Request("kayles"),
+    Request("dawsons-kayles"),
+    Request("subtraction:all-but:1,2"),
+    Request("subtraction:all-but:1,3"),
+    Request("subtraction:all-but:2,5"),
+    Request("take-fraction:1/3"),
+    Request("take-fraction:2/3"),
+    Request(TAKE_ONE_OR_HALF),
     Request("nim", heaps=(2, 3, 4)),
     Request("moore:2", heaps=(3, 4)),
     Request("moore:3", heaps=(3, 4)),

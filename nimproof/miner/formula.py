@@ -27,6 +27,7 @@ from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse, uses_bitwise
 from nimproof.expr.nodes import Const, Node, Reduce, SeqDomain, walk_tree
 from nimproof.miner.model import HeapTable, PTable
+from nimproof.provers.recursion import is_recursive, recursive_values
 
 HEAP_SCALARS = ("n",)
 SEQUENCES = ("h",)
@@ -47,8 +48,11 @@ def cost(node: Node) -> float:
 
 
 def parse_heap_formula(text: str, params: Iterable[str] = ()) -> Node:
-    """Parse a formula in ``n`` (and the parameters) that must be a number."""
-    return parse(text, scalars=(*HEAP_SCALARS, *params), result="int")
+    """Parse a formula in ``n`` (and the parameters) that must be a number.
+
+    A recursive definition may read earlier values as ``g[i]``.
+    """
+    return parse(text, scalars=(*HEAP_SCALARS, *params), sequences=("g",), result="int")
 
 
 def parse_predicate(text: str, params: Iterable[str] = ()) -> Node:
@@ -113,6 +117,9 @@ def heap_formula_values(text: str, n_max: int, params: Mapping[str, int]) -> np.
     """Values of a heap formula at ``n = 0..n_max``, or None when it fails to parse or is undefined."""
     try:
         node = parse_heap_formula(text, params)
+        if is_recursive(node):
+            values, bad = recursive_values(node, n_max, params)
+            return None if bad is not None else values
         n = np.arange(n_max + 1, dtype=np.int64)
         values, undefined = evaluate_array(node, {"n": n, **params})
     except (ExprError, EvalError):

@@ -40,6 +40,8 @@ class Mined:
     claim_id: str
     file: str | None
     verdict: dict[str, Any] | None
+    #: ``conjecture`` (the best guess of its kind and grid point) or ``alternative``.
+    role: str = "conjecture"
 
     @property
     def status(self) -> str:
@@ -79,6 +81,7 @@ class Mined:
             "cost": round(g.cost, 3),
             "file": self.file,
             "verdict": self.verdict,
+            "role": self.role,
         }
         if g.kind == "periodic":
             out.update(period=g.period, preperiod=g.preperiod, saltus=g.saltus)
@@ -175,6 +178,46 @@ def combine_verdicts(group: str, verdicts: Sequence[Any]) -> dict[str, Any]:
     }
 
 
+def proof_rank(verdict: dict[str, Any] | None, guess: Guess) -> tuple[float, ...]:
+    """The ranking key: proved for all positions first, then by width or bound, then simplicity.
+
+    Then held-out accuracy (more held-out points predicted first). Refuted
+    guesses come last; a guess never verified ranks by simplicity alone.
+    """
+    status = {"proved": 0, "unknown": 1, "refuted": 2}.get(
+        str(verdict["status"]) if verdict else "", 1
+    )
+    scope = (verdict or {}).get("scope") or {}
+    strength = {"all": 3, "width": 2, "bound": 1}.get(str(scope.get("kind")), 0)
+    size = float(scope.get("width") or scope.get("bound") or 0)
+    return (status, -strength, -size, guess.cost, -guess.evidence.held_out)
+
+
+def mark_conjectures(
+    ranked: list[tuple[dict[str, Any], Guess, str]], verdicts: dict[str, dict[str, Any] | None]
+) -> None:
+    """Tag the best guess of each kind and grid point ``conjecture``, the others ``alternative``.
+
+    Each claim also pins the scope its proof reached (``require``) where the
+    claim format has that key, so that a regression fails verification.
+    """
+    seen: set[tuple[str, object]] = set()
+    pin = "require" in Claim.__dataclass_fields__
+    for table, guess, cid in ranked:
+        slot = (guess.kind, guess.point)
+        role = "alternative" if slot in seen else "conjecture"
+        seen.add(slot)
+        table["tags"] = [*table.get("tags", []), role]
+        verdict = verdicts.get(cid)
+        if pin and verdict is not None and verdict["status"] == "proved":
+            scope = verdict.get("scope") or {}
+            if scope.get("kind") == "all":
+                table["require"] = "all"
+            elif scope.get("kind") in ("width", "bound"):
+                key = str(scope["kind"])
+                table["require"] = {key: int(scope[key])}
+
+
 def _lowers_heaps(request: Request) -> bool:
     first = {name: values[0] for name, values in request.axes.items()}
     game = parse_spec(fill(request.spec, first))
@@ -258,10 +301,15 @@ def run(
             else:
                 verdicts[cid] = None
         refuted = {cid for cid, v in verdicts.items() if v is not None and v["status"] == "refuted"}
-        if refuted and path is not None:
-            tables, _ = _tables(result, refuted, bounds)
-            path.write_text(writer.document(command, tables), encoding="utf-8")
-        for rank, (g, cid) in enumerate(zip(result.guesses, ids, strict=True), start=1):
+        tables, _ = _tables(result, refuted, bounds)
+        order = sorted(
+            range(len(ids)), key=lambda i: proof_rank(verdicts[ids[i]], result.guesses[i])
+        )
+        ranked = [(tables[i], result.guesses[i], ids[i]) for i in order]
+        mark_conjectures(ranked, verdicts)
+        if path is not None:
+            path.write_text(writer.document(command, [t for t, _, _ in ranked]), encoding="utf-8")
+        for rank, (table, g, cid) in enumerate(ranked, start=1):
             mined.append(
                 Mined(
                     family=request.spec,
@@ -270,6 +318,7 @@ def run(
                     claim_id=cid,
                     file=path.as_posix() if path is not None else None,
                     verdict=verdicts[cid],
+                    role="alternative" if "alternative" in table["tags"] else "conjecture",
                 )
             )
     return RunResult(families=tuple(families), conjectures=tuple(mined))

@@ -70,6 +70,9 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
     naming the error and where it happened.
     """
     start = time.monotonic()
+    if ctx.recursive and name != "exhaustive":
+        detail = "a recursive definition (g[...]) is checked by the exhaustive method only"
+        return MethodResult(name, "unknown", detail=detail)
     try:
         return METHODS[name](ctx, options)
     except Exception as exc:  # a method's failure is an answer (unknown), not a crash

@@ -42,6 +42,8 @@ class ClaimContext:
     witness: Node | None = None
     components: tuple[HeapGame, ...] = ()
     deadline: float = field(default=0.0)
+    #: True for a one-heap Grundy formula that reads earlier values as ``g[i]``.
+    recursive: bool = False
 
     @property
     def heaps(self) -> int | None:
@@ -131,6 +133,9 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     result: Type = "int" if claim.kind == "grundy" else "bool"
     if multi:
         formula = parse(claim.formula, scalars=tuple(ctx.params), sequences=("h",), result=result)
+    elif claim.kind == "grundy" and "g[" in claim.formula.replace(" ", ""):
+        formula = parse(claim.formula, scalars=("n", *ctx.params), sequences=("g",), result=result)
+        ctx = replace(ctx, recursive=True)
     else:
         formula = parse(claim.formula, scalars=("n", *ctx.params), result=result)
     ctx = replace(ctx, formula=formula)

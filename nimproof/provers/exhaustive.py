@@ -29,7 +29,7 @@ from typing import Any, TypedDict, cast
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.errors import EvalError
+from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate, evaluate_array
 from nimproof.games import HeapGame, PluginGame
 from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Subtraction
@@ -124,6 +124,10 @@ def _bound(options: Mapping[str, Any], keys: tuple[str, ...], default: int, cap:
 def claimed_values(ctx: ClaimContext, n_max: int) -> tuple[np.ndarray, int | None]:
     """``F(0..n_max)`` and the first heap where the formula is undefined (None if nowhere)."""
     assert ctx.formula is not None
+    if ctx.recursive:
+        from nimproof.provers.recursion import recursive_values
+
+        return recursive_values(ctx.formula, n_max, ctx.params)
     n = np.arange(n_max + 1, dtype=np.int64)
     values, undefined = evaluate_array(ctx.formula, {"n": n, **ctx.params})
     bad = np.flatnonzero(undefined)
@@ -150,6 +154,11 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
                 targets.extend(n - t for t in members if t <= n)
                 starts.append(len(targets))
         else:
+            from nimproof.provers.rule_targets import rule_targets
+
+            solved = rule_targets(base.predicate, n_all)
+            if solved is not None:
+                return kernels.mex_targets(F, solved[0], solved[1], tv)
             if n_all > 3001:
                 raise _TooLarge("rule games are checked exhaustively up to n = 3000")
             for n in range(n_all):
@@ -197,7 +206,13 @@ def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
                 )
         G = one_step_mex(ctx, F)
         assert ctx.game is not None
-        table = grundy_table(ctx.game, bound)
+        try:
+            table = grundy_table(ctx.game, bound)
+        except UsageError:
+            if G is None:
+                raise _TooLarge(f"no engine table of {ctx.game.spec} up to {bound}") from None
+            table = F  # beyond the engine's limit the local conditions alone decide
+            engine_name = "none beyond the engine's limit"
         if G is not None:
             diff = np.flatnonzero(G != F)
             if diff.size:

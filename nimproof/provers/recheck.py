@@ -30,6 +30,10 @@ REFERENCE_BUDGET = 300_000
 def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = None) -> Any:
     """The exact value of the claim's formula at ``position`` (raises EvalError where undefined)."""
     assert ctx.formula is not None
+    if ctx.recursive:
+        from nimproof.provers.recursion import value_at
+
+        return value_at(ctx.formula, int(position), ctx.params)
     env: dict[str, Any] = dict(ctx.params)
     if ctx.one_heap:
         env["n"] = int(position)
@@ -172,6 +176,8 @@ def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample |
 
 
 def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
+    if ctx.recursive:
+        return None  # each value would re-run the recursion; the value mismatch says enough
     base = ctx.heap_game
     if (
         base is None

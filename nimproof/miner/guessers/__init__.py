@@ -10,9 +10,17 @@ from nimproof.miner.guessers.fallback import Fallback
 from nimproof.miner.guessers.multiheap import MultiHeap
 from nimproof.miner.guessers.param_fit import ParamFit
 from nimproof.miner.guessers.periodic import Periodic
+from nimproof.miner.guessers.recurrence import Recurrence
 from nimproof.miner.guessers.regular import Regular
 
-GUESSERS: tuple[Guesser, ...] = (Periodic(), Regular(), MultiHeap(), Fallback(), ParamFit())
+GUESSERS: tuple[Guesser, ...] = (
+    Periodic(),
+    Regular(),
+    Recurrence(),
+    MultiHeap(),
+    Fallback(),
+    ParamFit(),
+)
 
 
 __all__ = ["GUESSERS", "Grid", "Guesser"]

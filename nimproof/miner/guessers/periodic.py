@@ -149,6 +149,23 @@ def closed_form(values: np.ndarray, per: Periodicity) -> str | None:
     return body
 
 
+def period_notation(values: np.ndarray, per: Periodicity, limit: int = 120) -> str:
+    """The table in the usual notation: the preperiod, then the repeating block after ``|``.
+
+    ``0 0 1 1 2 0 | 3 1 1 0 [period 2]``, or ``[period 3, saltus +1]`` for an
+    arithmetic period; long blocks are shortened with ``...``.
+    """
+
+    def run(xs: np.ndarray) -> str:
+        text = [str(int(x)) for x in xs]
+        return " ".join(text if len(text) <= limit else [*text[:limit], "..."])
+
+    pre = run(values[: per.preperiod])
+    block = run(values[per.preperiod : per.preperiod + per.period])
+    tail = f"period {per.period}" + (f", saltus {per.saltus:+d}" if per.saltus else "")
+    return f"{pre + ' | ' if pre else '| '}{block} [{tail}]"
+
+
 def periodic_cost(values: np.ndarray, per: Periodicity) -> float:
     """Description length of a periodic description: the stored values and the three numbers."""
     stored = values[: per.preperiod + per.period]
@@ -220,7 +237,13 @@ class Periodic(Guesser):
                     preperiod=per.preperiod,
                     saltus=per.saltus,
                     statement=(
-                        f"In {table.spec}, g(n + {per.period}) = g(n){plus} for every n >= {per.preperiod}."
+                        f"In {table.spec}, g(n + {per.period}) = g(n){plus} for every n >= {per.preperiod}"
+                        + (
+                            f": arithmetic-periodic with saltus {per.saltus}."
+                            if per.saltus
+                            else "."
+                        )
+                        + f" Values: {period_notation(values, per)}"
                     ),
                     template="periodic",
                     constants=(per.period, per.preperiod, per.saltus),
