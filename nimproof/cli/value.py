@@ -21,8 +21,7 @@ from typing import Any
 from nimproof.cli.common import console, print_json
 from nimproof.engines import Move, position_value, winning_moves
 from nimproof.errors import UsageError
-from nimproof.games import Game, PluginGame, Position, parse_spec
-from nimproof.games.sums import Sum
+from nimproof.games import Game, OneHeapOfEach, PluginGame, Position, parse_spec
 
 #: Largest heap accepted on the command line.
 MAX_HEAP_WORD = 10**8
@@ -39,7 +38,7 @@ def register(subparsers: Any) -> None:
 
 def parse_position(game: Game, words: Sequence[str]) -> Position:
     """Turn command-line words into a position of ``game``; raises :class:`UsageError`."""
-    base = getattr(game, "base", game)
+    base = game.normal
     if isinstance(base, PluginGame):
         return base.parse_position(words)
     heaps = []
@@ -51,9 +50,10 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
         if v > MAX_HEAP_WORD:
             raise UsageError(f"heap {v} is beyond the largest supported heap ({MAX_HEAP_WORD:,})")
         heaps.append(v)
-    if isinstance(base, Sum) and len(heaps) != len(base.components):
+    spec = game.moves_spec
+    if isinstance(spec, OneHeapOfEach) and len(heaps) != len(spec.components):
         raise UsageError(
-            f"{game.spec} has {len(base.components)} components: "
+            f"{game.spec} has {len(spec.components)} components: "
             f"give one heap for each, got {len(heaps)}"
         )
     return tuple(heaps)

@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from nimproof.errors import SpecError
-from nimproof.games.base import FiniteTakes, HeapGame, Heaps, IntervalTakes, SetTakes
+from nimproof.games.base import (
+    FiniteTakes,
+    HeapGame,
+    Heaps,
+    IntervalTakes,
+    MoveSpec,
+    PythonMoves,
+    SetTakes,
+)
 from nimproof.games.registry import family, need_args, no_args, parse_int
 
 MAX_TAKE = 10**6
@@ -23,12 +31,16 @@ class IntervalGame(HeapGame):
     """A heap game whose moves from ``n`` reach exactly the heaps ``lo(n) <= m < n``."""
 
     @property
-    def moves_spec(self) -> IntervalTakes:
-        raise NotImplementedError
+    def moves_spec(self) -> MoveSpec:
+        """:class:`IntervalTakes` where the lower end is linear in ``n``; else only Python moves."""
+        return PythonMoves()
 
     def move_interval(self, n: int) -> tuple[int, int]:
         """The half-open range ``[lo, n)`` of heap sizes one move away from ``n``."""
-        return self.moves_spec.lowest(n), n
+        spec = self.moves_spec
+        if not isinstance(spec, IntervalTakes):
+            raise NotImplementedError(f"{self.spec} must define move_interval")
+        return spec.lowest(n), n
 
     def options(self, n: int) -> Iterator[Heaps]:
         lo, hi = self.move_interval(n)
