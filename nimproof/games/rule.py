@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, RelationMoves
+from nimproof.games.registry import family, need_args
 
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node
-from nimproof.games.registry import family, need_args
 
 CHECK_UP_TO = 64
 
@@ -54,16 +54,13 @@ class Rule(HeapGame):
                 f"rule {self.text!r} allows the move n={i} -> m={j}; a move must lower the heap (m < n)"
             )
 
+    @property
+    def moves_spec(self) -> RelationMoves:
+        return RelationMoves(self.predicate, self.text)
+
     def legal(self, n: int, m: int) -> bool:
         """True when the move ``n -> m`` is legal (an undefined rule value means illegal)."""
-        if not 0 <= m < n:
-            return False
-        from nimproof.expr import evaluate
-
-        try:
-            return bool(evaluate(self.predicate, {"n": n, "m": m}))
-        except EvalError:
-            return False
+        return self.moves_spec.legal(n, m)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for m in range(n):

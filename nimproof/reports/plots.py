@@ -24,10 +24,15 @@ from matplotlib.ticker import MaxNLocator
 from nimproof.engines import reference
 from nimproof.errors import NimproofError
 from nimproof.expr import evaluate, parse
-from nimproof.games import Game, HeapGame, MultiHeapGame, PluginGame, parse_spec
-from nimproof.games.misere import Misere
-from nimproof.games.octal import Octal
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    Game,
+    HeapGame,
+    MultiHeapGame,
+    OneHeapOfEach,
+    PluginGame,
+    TakeAndBreak,
+    parse_spec,
+)
 
 DPI = 110
 MAX_SEQUENCE = 1100  # heaps shown at most in a sequence plot
@@ -328,10 +333,7 @@ class Plotter:
         rest = f"{held}, other heaps 0" if held and len(fixed) < heaps - 2 else held
         if not held and heaps > 2:
             rest = "the other heaps 0"
-        outcome_only = isinstance(game, Misere) or not isinstance(base or game, HeapGame)
-        self._draw_grid(
-            path, game, (start, size), (true_p, said_p, values), wrong, labels, rest, outcome_only
-        )
+        self._draw_grid(path, game, (start, size), (true_p, said_p, values), wrong, labels, rest)
         span = f"{start}..{start + size - 1}"
         return (
             f"{game.spec}, h[{i}] and h[{j}] in {span}"
@@ -353,7 +355,6 @@ class Plotter:
         wrong: list[tuple[int, int]],
         labels: tuple[str, str],
         rest: str,
-        outcome_only: bool,
     ) -> None:
         start, size = frame
         true_p, said_p, values = data
@@ -373,7 +374,7 @@ class Plotter:
             shown = axes[2].imshow(grid, origin="lower", cmap="viridis", extent=extent)
             fig.colorbar(shown, ax=axes[2], fraction=0.046, pad=0.04)
             what = "misère nim-values" if game.misere else "Grundy values"
-            axes[2].set_title(f"true {what}" + (" (0: P)" if outcome_only else ""), fontsize=10)
+            axes[2].set_title(f"true {what} (0: a P-position)", fontsize=10)
             for ax in axes:
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
                 ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -410,11 +411,8 @@ def _held(heaps: int, i: int, j: int) -> dict[int, int]:
 
 
 def _heap_base(game: Game) -> HeapGame | None:
-    if isinstance(game, HeapGame):
-        return game
-    if isinstance(game, Misere) and isinstance(game.base, HeapGame):
-        return game.base
-    return None
+    normal = game.normal
+    return normal if isinstance(normal, HeapGame) else None
 
 
 def _work(game: Game, n_max: int) -> float:
@@ -422,7 +420,8 @@ def _work(game: Game, n_max: int) -> float:
     base = _heap_base(game)
     if base is None:
         return float(n_max)
-    if isinstance(base, Octal) and any(d & 8 for d in base.digits):
+    spec = base.moves_spec
+    if isinstance(spec, TakeAndBreak) and any(d & 8 for d in spec.digits):
         return float(n_max) ** 3 / 6  # splits into three heaps
     if game.misere and base.splits:
         # Misère values are not additive: every heap is a whole multiset of heaps.
@@ -440,11 +439,11 @@ def _two_coordinates(game: Game, claim: dict[str, Any]) -> bool:
     heaps = claim.get("heaps")
     if isinstance(game, PluginGame):
         return game.name == "easychomp"
-    if isinstance(game, Sum):
+    if isinstance(game.moves_spec, OneHeapOfEach):
         return False
-    if isinstance(game, Misere):
+    if game.misere:
         return (
-            isinstance(game.base, HeapGame | MultiHeapGame)
+            isinstance(game.normal, HeapGame | MultiHeapGame)
             and isinstance(heaps, int)
             and heaps >= 2
         )
