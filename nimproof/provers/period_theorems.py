@@ -27,9 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nimproof.games.base import HeapGame
-from nimproof.games.heap import InfiniteSubtraction, Nim, Subtraction
-from nimproof.games.octal import Octal
+from nimproof.games.base import FiniteTakes, HeapGame, IntervalTakes, SetTakes, TakeAndBreak
 
 #: A side condition on the table (beyond the relation on the window): None when it holds,
 #: else a sentence saying what failed. ``table`` covers at least ``Theorem.needs`` values.
@@ -55,22 +53,22 @@ class Theorem:
         return f"{self.name}: checked g(n+{p}) = g(n){plus} for {n0} <= n < {self.end}"
 
 
-def golomb_window(game: Subtraction, p: int, n0: int, s: int) -> Theorem | None:
+def golomb_window(spec: FiniteTakes, p: int, n0: int, s: int) -> Theorem | None:
     """Finite subtraction set, ``k = max S``: each value depends on the previous ``k`` only."""
     if s != 0:
         return None
-    k = max(game.takes)
+    k = max(spec.takes)
     end = n0 + k
     return Theorem(f"finite subtraction window (Golomb), max S = {k}", end, end + p)
 
 
 def guy_smith_window(
-    game: Octal, p: int, n0: int, s: int, margin: str = "cgsuite"
+    spec: TakeAndBreak, p: int, n0: int, s: int, margin: str = "cgsuite"
 ) -> Theorem | None:
     """Octal game with two-way splits at most and ``d0 = 0`` (the classical theorem)."""
-    if s != 0 or game.digits[0] != 0 or any(d >= 8 for d in game.digits):
+    if s != 0 or spec.digits[0] != 0 or any(d >= 8 for d in spec.digits):
         return None
-    t = game.last_index
+    t = spec.last_index
     if margin == "guy-smith":
         end = 2 * n0 + p + t
         name = f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t"
@@ -80,17 +78,22 @@ def guy_smith_window(
     return Theorem(name, end, end + p)
 
 
-def splitting_window(game: Octal, p: int, n0: int, s: int) -> Theorem | None:
+def splitting_window(spec: TakeAndBreak, p: int, n0: int, s: int) -> Theorem | None:
     """Take-and-break code with a split-only digit ``d0`` or three-way splits (hex digits)."""
     if s != 0:
         return None
-    if game.digits[0] == 0 and all(d < 8 for d in game.digits):
+    if spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
         return None  # the classical theorem applies
-    k = 3 if any(d & 8 for d in game.digits) else 2
-    t = game.last_index
+    k = 3 if any(d & 8 for d in spec.digits) else 2
+    t = spec.last_index
     end = k * (n0 + p + 1) + t
+    code = (
+        "".join(f"{d:x}" for d in spec.digits[:1])
+        + "."
+        + "".join(f"{d:x}" for d in spec.digits[1 : t + 1])
+    )
     name = (
-        f"periodicity theorem for {k}-way splits (Guy–Smith argument), code {game.code}, "
+        f"periodicity theorem for {k}-way splits (Guy–Smith argument), code {code}, "
         f"last digit index t = {t}, window {k}(n0 + p + 1) + t"
     )
     return Theorem(name, end, end + p)
@@ -129,25 +132,29 @@ def all_but_window(excluded: tuple[int, ...], p: int, n0: int, s: int) -> Theore
 def theorem_for(game: HeapGame, p: int, n0: int, s: int, margin: str = "cgsuite") -> Theorem | None:
     """The theorem that applies to ``game`` and this relation, or None.
 
-    Only normal-play games are passed here; the caller rules out misère play.
+    Decided from the game's move description; only normal play is passed here.
     """
     if p < 1 or n0 < 0:
         return None
-    if isinstance(game, Subtraction):
-        return golomb_window(game, p, n0, s)
-    if isinstance(game, Nim):
-        return all_but_window((), p, n0, s)
-    if isinstance(game, InfiniteSubtraction) and game.kind == "all-but":
-        return all_but_window(tuple(game.excluded), p, n0, s)
-    if isinstance(game, Octal):
-        return guy_smith_window(game, p, n0, s, margin) or splitting_window(game, p, n0, s)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        return golomb_window(spec, p, n0, s)
+    if isinstance(spec, IntervalTakes) and spec.any_number:
+        return all_but_window((), p, n0, s)  # Nim: nothing is excluded
+    if isinstance(spec, SetTakes) and spec.kind == "all-but":
+        return all_but_window(tuple(spec.excluded), p, n0, s)
+    if isinstance(spec, TakeAndBreak):
+        return guy_smith_window(spec, p, n0, s, margin) or splitting_window(spec, p, n0, s)
     return None
 
 
 def has_theorem(game: HeapGame) -> bool:
     """True when some theorem here can prove a periodicity of ``game`` (for some relation)."""
-    return isinstance(game, Subtraction | Nim | Octal) or (
-        isinstance(game, InfiniteSubtraction) and game.kind == "all-but"
+    spec = game.moves_spec
+    return (
+        isinstance(spec, FiniteTakes | TakeAndBreak)
+        or (isinstance(spec, IntervalTakes) and spec.any_number)
+        or (isinstance(spec, SetTakes) and spec.kind == "all-but")
     )
 
 

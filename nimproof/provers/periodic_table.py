@@ -50,7 +50,7 @@ from nimproof.expr import evaluate_array
 from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
 from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.games import HeapGame
-from nimproof.games.sums import Sum
+from nimproof.games.base import OneHeapOfEach
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.period_theorems import find_periodicity, has_theorem, theorem_for
@@ -187,7 +187,10 @@ def applies(ctx: ClaimContext) -> bool:
     if ctx.kind != "p_positions":
         return False
     game = ctx.game
-    comps = list(game.components) if isinstance(game, Sum) else [game] if ctx.heaps else []
+    spec = game.moves_spec if game is not None else None
+    comps = (
+        list(spec.components) if isinstance(spec, OneHeapOfEach) else [game] if ctx.heaps else []
+    )
     return bool(comps) and all(isinstance(c, HeapGame) and has_theorem(c) for c in comps)
 
 
@@ -369,8 +372,9 @@ def _components(ctx: ClaimContext) -> list[HeapGame]:
     game = ctx.game
     if ctx.misere:
         raise NotApplicable("misère play is not a sum: Sprague–Grundy does not apply")
-    if isinstance(game, Sum):
-        return list(game.components)
+    spec = game.moves_spec if game is not None else None
+    if isinstance(spec, OneHeapOfEach):
+        return list(spec.components)
     if isinstance(game, HeapGame) and ctx.heaps:
         return [game] * ctx.heaps
     raise NotApplicable("applies to sums of heap games (a sum: game, or heaps of one heap game)")
