@@ -223,13 +223,24 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
     # conjecture: at most one of them can be true, and the verifier decides which).
     slots: dict[tuple[str, PointKey | None], list[Guess]] = {}
     alternatives: dict[int, list[str]] = {}
+    rewritings: set[int] = set()
     for g in sorted(unique, key=lambda g: (g.cost, g.description)):
         if g.point is not None and g.kind in grid_kinds and grid.is_grid:
             continue
         kept_here = slots.setdefault((g.kind, g.point), [])
-        same = next((k for k in kept_here if _same_beyond(k, g, grid)), None)
+        same = next(
+            (k for k in kept_here if id(k) not in rewritings and _same_beyond(k, g, grid)), None
+        )
         if same is not None:
             alternatives[id(same)].append(f"{g.description} ({g.guesser})")
+            if len(kept_here) >= MAX_PER_SLOT:
+                continue
+            # Kept as an alternative of its own: the verifier may prove one rewriting
+            # for more positions than another (an arithmetic one for all n, say).
+            rewriting = _with_detail(g, f"the same values as {same.description} ({same.guesser})")
+            rewritings.add(id(rewriting))
+            kept_here.append(rewriting)
+            alternatives[id(rewriting)] = []
             continue
         kept_here.append(g)
         alternatives[id(g)] = []
@@ -243,7 +254,7 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
                     "the same values, also beyond the data: "
                     + "; ".join(alternatives[id(chosen)][:4]),
                 )
-            if len(chosen_list) > 1:
+            if sum(id(c) not in rewritings for c in chosen_list) > 1:
                 g = _with_detail(
                     g, "other formulas fit the same data but predict differently beyond it"
                 )
@@ -267,6 +278,8 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
 
 
 EXTEND = 4
+#: Most guesses kept per kind and grid point (rewritings of one formula included).
+MAX_PER_SLOT = 4
 
 
 def _same_beyond(a: Guess, b: Guess, grid: Grid) -> bool:

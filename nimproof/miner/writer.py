@@ -104,6 +104,9 @@ def _checks(
     if guess.kind == "grundy":
         node = parse(guess.formula, scalars=("n", *guess.axes))
         checks: dict[str, dict[str, Any]] = {"exhaustive": {"max_n": bounds.heap_factor * max_n}}
+        if not guess.axes:
+            # All n where the game's period is proved (answers unknown elsewhere, quickly).
+            checks["periodic_table"] = {}
         if uses_bitwise(node):
             # A witness makes condition 2 quantifier-free, so wider bit-vectors stay fast.
             checks["z3_bitvec"] = {

@@ -26,8 +26,11 @@ def known_sequence(name_prefix: str) -> dict[str, Any]:
 
 def scalar_values(formula: str, n_max: int, **params: int) -> list[int]:
     """A heap formula evaluated with exact Python integers (not the vectorised path the miner uses)."""
-    node = parse(formula, scalars=("n", *params))
-    return [int(evaluate(node, {"n": n, **params})) for n in range(n_max + 1)]
+    node = parse(formula, scalars=("n", *params), sequences=("g",))
+    values: list[int] = []  # a recursive definition reads the earlier values as g[i]
+    for n in range(n_max + 1):
+        values.append(int(evaluate(node, {"n": n, "g": tuple(values), **params})))
+    return values
 
 
 def predicate_holds(predicate: str, heaps: tuple[int, ...], **params: int) -> bool:

@@ -47,9 +47,11 @@ def test_json_output_carries_the_verdict_when_verifying(tmp_path, capsys):
         capsys,
         ["mine", "nim", "--heaps", "2", "--max-heap", "7", "--json", "--write", str(tmp_path)],
     )
-    [c] = data["conjectures"]
+    c = data["conjectures"][0]
     assert c["formula"] == "xor(h) == 0" and c["witness"] == "nim"
-    assert c["verdict"]["status"] == "proved"
+    assert c["verdict"]["status"] == "proved" and c["role"] == "conjecture"
+    # Rewritings that give the same P-positions are kept, ranked below, as alternatives.
+    assert all(other["role"] == "alternative" for other in data["conjectures"][1:])
 
 
 def test_no_closed_form_is_reported_honestly(tmp_path, capsys):

@@ -19,6 +19,7 @@ import numpy as np
 
 from nimproof.miner.formula import formula_cost, reproduces_heap_table, template
 from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.guessers.periodic import smallest_periodicity
 from nimproof.miner.model import Evidence, Guess, HeapTable, Table
 
 BASES = (2, 3, 4)
@@ -157,6 +158,8 @@ class Recurrence(Guesser):
         values = table.values
         size = len(values)
         cut = size - max(1, int(size * HOLD_OUT))
+        if smallest_periodicity(values[:cut]) is not None:
+            return []  # a (saltus) period already determines the table: the periodic guesser's
         for a in BASES:
             rels = [find_index_relation(values, a, r, cut) for r in range(a)]
             if any(rel is None for rel in rels):
