@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.markup import escape
+
 from nimproof.claims import Claim
 from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
 from nimproof.expr import uses_bitwise
-from nimproof.provers import prepare, verify_claim
+from nimproof.provers import ALL_SCOPE, prepare, verify_claim
+from nimproof.verdict import Requirement
 from nimproof.provers.moves import heap_moves
 
 
@@ -51,6 +54,11 @@ def register(sub: Any) -> None:
         default=120,
         help="seconds (default 120)",
     )
+    p.add_argument(
+        "--require",
+        metavar="SCOPE",
+        help="scope a proof must reach: all, width=W or bound=B (exit 1 when narrower)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON verdict object")
     p.set_defaults(func=run)
 
@@ -59,6 +67,12 @@ def build_claim(args: argparse.Namespace) -> Claim:
     """The claim that ``nimproof check`` decides, with checks chosen from the flags."""
     kind = "grundy" if args.grundy is not None else "p_positions"
     formula = args.grundy if args.grundy is not None else args.p_positions
+    require = None
+    if args.require is not None:
+        try:
+            require = Requirement.parse(args.require)
+        except ValueError as exc:
+            raise UsageError(f"--require: {exc}") from None
     if kind == "p_positions" and args.heaps is None:
         raise UsageError("--p-positions needs --heaps")
     checks: dict[str, dict[str, Any]] = {}
@@ -81,10 +95,12 @@ def build_claim(args: argparse.Namespace) -> Claim:
         if symbolic and (args.width or (ctx.formula is not None and uses_bitwise(ctx.formula))):
             checks["z3_bitvec"] = {"width": args.width or 16, "timeout": args.timeout}
     else:
-        key = "max_size" if claim.game and claim.game.startswith("plugin:") else "max_heap"
+        plugin = bool(claim.game and claim.game.startswith("plugin:"))
+        key = "max_size" if plugin else "max_heap"
         checks["exhaustive"] = {key: args.max_heap if args.max_heap is not None else 7}
-        if args.width:
-            checks["z3_bitvec"] = {"width": args.width, "timeout": args.timeout}
+        if args.width or not plugin:
+            # Runs only when no method proves the claim for every position.
+            checks["z3_bitvec"] = {"width": args.width or 16, "timeout": args.timeout}
     return Claim(
         id="check",
         kind=kind,
@@ -94,19 +110,35 @@ def build_claim(args: argparse.Namespace) -> Claim:
         heaps=args.heaps,
         witness=args.witness,
         checks=checks,
+        require=require,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     claim = build_claim(args)
     verdict = verify_claim(claim, timeout=args.timeout)
+    failed = verdict.status == "refuted" or not verdict.scope_met
     if args.json:
         print_json(verdict.to_json())
-        return 0 if verdict.status != "refuted" else 1
+        return 1 if failed else 0
     style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
-    console.print(f"[bold {style}]{verdict.status.upper()}[/] {claim.statement}")
-    if verdict.status == "proved":
-        console.print(f"  scope: {verdict.scope.describe()}", markup=False)
+    scope = f" for {verdict.scope.describe()}" if verdict.status == "proved" else ""
+    console.print(
+        f"[bold {style}]{verdict.status.upper()}{escape(scope)}[/] {escape(claim.statement)}"
+    )
+    if verdict.status == "proved" and verdict.scope.kind != "all":
+        why = [
+            f"{m.method}: {m.detail or m.status}"
+            for m in verdict.methods
+            if m.method in ALL_SCOPE and m.status != "proved"
+        ]
+        console.print(
+            f"  only {verdict.scope.describe()}: no method proved it for every position"
+            + (" (" + "; ".join(why) + ")" if why else ""),
+            markup=False,
+        )
+    if not verdict.scope_met:
+        console.print(f"  required scope not reached: {verdict.shortfall()}", markup=False)
     for m in verdict.methods:
         console.print(
             f"  {m.method}: {m.status}"
@@ -117,8 +149,10 @@ def run(args: argparse.Namespace) -> int:
     if verdict.counterexample:
         cx = verdict.counterexample
         console.print(f"  counterexample: {cx.explanation}", markup=False)
-        if cx.claimed is not None or cx.actual is not None:
+        if cx.actual is not None:
             console.print(
                 f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
             )
-    return 0 if verdict.status != "refuted" else 1
+        if cx.recheck:
+            console.print(f"  re-checked by: {cx.recheck}", markup=False)
+    return 1 if failed else 0
