@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from nimproof.methods import ORDER
 from nimproof.verdict import Requirement
 
 ClaimKind = Literal[
@@ -26,15 +27,8 @@ KINDS: tuple[str, ...] = (
     "value",
     "sequence",
 )
-METHODS: tuple[str, ...] = (
-    "automata",
-    "exhaustive",
-    "z3_bitvec",
-    "z3_int",
-    "periodicity",
-    "hypothesis",
-    "reference",
-)
+#: Method names a claim may use under ``[claim.checks]``: the registered proof methods.
+METHODS: tuple[str, ...] = ORDER
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,7 @@ from nimproof.expr.nodes import (
     Var,
 )
 from nimproof.expr.to_z3 import Unsupported
+from nimproof.expr.walk import UnknownNode, Walker
 
 __all__ = [
     "PRELUDE",
@@ -225,12 +226,12 @@ def compile_equals(node: Node, target: SetVar, env: Mapping[str, object]) -> Com
     return out
 
 
-@dataclass
-class Ws1sCompiler:
-    """One compilation; fresh variable names are numbered per compiler."""
+class _Core(Walker[Value]):
+    """The compiler's building blocks; :class:`Ws1sCompiler` adds the node handlers."""
 
-    env: dict[str, object]
-    counter: itertools.count[int] = field(default_factory=itertools.count)
+    def __init__(self, env: dict[str, object]) -> None:
+        self.env = env
+        self.counter = itertools.count()
 
     def fresh(self, prefix: str) -> str:
         return f"{prefix}{next(self.counter)}"
@@ -250,10 +251,10 @@ class Ws1sCompiler:
         folded = self.fold(node, env)
         if folded is not None:
             return folded
-        handler = _HANDLERS.get(type(node))
-        if handler is None:
-            raise NotExpressible(f"{type(node).__name__} nodes")
-        return handler(self, node, env)
+        try:
+            return self.walk(node, env)
+        except UnknownNode:
+            raise NotExpressible(f"{type(node).__name__} nodes") from None
 
     def fold(self, node: Node, env: Mapping[str, object]) -> int | bool | None:
         """The exact value of ``node`` when it reads only constants (and lengths)."""
@@ -454,7 +455,7 @@ class Linear:
     const: int = 0
 
 
-def _linear(c: Ws1sCompiler, node: Node, env: Mapping[str, object], coef: int, acc: Linear) -> None:
+def _linear(c: _Core, node: Node, env: Mapping[str, object], coef: int, acc: Linear) -> None:
     """Flatten ``+ - *const`` into ``acc``: signed leaves and a constant."""
     folded = c.fold(node, env)
     if isinstance(folded, bool):
@@ -486,7 +487,7 @@ def _split(acc: Linear) -> tuple[list[tuple[int, Node]], int]:
     return acc.terms, acc.const
 
 
-def _side(c: Ws1sCompiler, leaves: list[tuple[int, Value]], const: int) -> Value:
+def _side(c: _Core, leaves: list[tuple[int, Value]], const: int) -> Value:
     """The sum ``sum(k * leaf) + const`` of natural terms, as a Fin when every leaf is finite."""
     if not leaves:
         return c.as_num(const)
@@ -530,7 +531,7 @@ def _cmp_int(op: str, a: int, b: int) -> bool:
 
 
 def _compare_pair(
-    c: Ws1sCompiler, op: str, left: Node, right: Node, env: Mapping[str, object]
+    c: _Core, op: str, left: Node, right: Node, env: Mapping[str, object]
 ) -> Compiled:
     acc = Linear()
     _linear(c, left, env, 1, acc)
@@ -549,7 +550,7 @@ def _compare_pair(
     return c.atom([x, y], _num_cmp(c, op, x, y))
 
 
-def _num_cmp(c: Ws1sCompiler, op: str, a: Num, b: Num) -> str:
+def _num_cmp(c: _Core, op: str, a: Num, b: Num) -> str:
     if op in ("==", "!="):
         eq = _eq(c, a, b)
         return eq if op == "==" else _not(eq)
@@ -570,7 +571,7 @@ def _name(a: Num) -> str | None:
     return None
 
 
-def _eq(c: Ws1sCompiler, a: Num, b: Num) -> str:
+def _eq(c: _Core, a: Num, b: Num) -> str:
     an, bn = _name(a), _name(b)
     if an is not None and bn is not None:
         return f"{an} = {bn}"
@@ -582,7 +583,7 @@ def _eq(c: Ws1sCompiler, a: Num, b: Num) -> str:
     return f"(all1 {p}: ({a.bit(p)} <=> {b.bit(p)}))"
 
 
-def _lt(c: Ws1sCompiler, a: Num, b: Num) -> str:
+def _lt(c: _Core, a: Num, b: Num) -> str:
     an, bn = _name(a), _name(b)
     if an is not None and bn is not None:
         return f"lt({an}, {bn})"
@@ -593,7 +594,7 @@ def _lt(c: Ws1sCompiler, a: Num, b: Num) -> str:
     )
 
 
-def _compare(c: Ws1sCompiler, node: Compare, env: Mapping[str, object]) -> Compiled:
+def _compare(c: _Core, node: Compare, env: Mapping[str, object]) -> Compiled:
     parts = [
         _compare_pair(c, op, node.operands[i], node.operands[i + 1], env)
         for i, op in enumerate(node.ops)
@@ -625,12 +626,12 @@ def _disjoin(parts: list[Compiled]) -> Compiled:
 # ---------------------------------------------------------------------------
 
 
-def _h_const(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_const(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Const)
     return node.value
 
 
-def _h_var(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_var(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Var)
     v = env.get(node.name)
     if isinstance(v, SetVar | Pos | bool | int):
@@ -638,7 +639,7 @@ def _h_var(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     raise NotExpressible(f"the variable {node.name!r} has no WS1S value")
 
 
-def _h_index(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_index(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Index)
     seq = env.get(node.seq)
     i = c.fold(node.index, env)
@@ -649,11 +650,11 @@ def _h_index(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     return seq[i]  # type: ignore[no-any-return]
 
 
-def _h_len(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_len(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     raise NotExpressible("len of a sequence without a fixed length")
 
 
-def _h_unary(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_unary(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Unary)
     if node.op == "not":
         inner = c.cond(node.operand, env)
@@ -661,18 +662,18 @@ def _h_unary(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     raise NotExpressible("a negative number outside a comparison")
 
 
-def _h_boolop(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_boolop(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, BoolOp)
     parts = [c.cond(v, env) for v in node.values]
     return _conjoin(parts) if node.op == "and" else _disjoin(parts)
 
 
-def _h_compare(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_compare(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Compare)
     return _compare(c, node, env)
 
 
-def _h_ifelse(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_ifelse(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, IfElse)
     test = c.cond(node.test, env)
     t = test.formula
@@ -710,7 +711,7 @@ def _conditional(defs: tuple[Def, ...], cond: str) -> tuple[Def, ...]:
     return tuple((k, n, _implies(cond, f)) for k, n, f in defs)
 
 
-def _h_binary(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_binary(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Binary)
     op = node.op
     if op in ("+", "-", "*"):
@@ -747,7 +748,7 @@ def _h_binary(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     return _bitwise(c, op, c.value(node.left, env), c.value(node.right, env))
 
 
-def _divmod(c: Ws1sCompiler, node: Binary, env: Mapping[str, object], m: int) -> Value:
+def _divmod(c: _Core, node: Binary, env: Mapping[str, object], m: int) -> Value:
     counted = _counter_items(c, node.left, env) if node.op == "%" else None
     if counted is not None:
         return _counter(c, counted, m)
@@ -762,7 +763,7 @@ def _divmod(c: Ws1sCompiler, node: Binary, env: Mapping[str, object], m: int) ->
     return q if node.op == "//" else r
 
 
-def _shift(c: Ws1sCompiler, node: Binary, env: Mapping[str, object], right: object) -> Value:
+def _shift(c: _Core, node: Binary, env: Mapping[str, object], right: object) -> Value:
     if isinstance(right, int) and not isinstance(right, bool):
         if right < 0:
             raise NotExpressible("a shift by a negative amount")
@@ -778,7 +779,7 @@ def _shift(c: Ws1sCompiler, node: Binary, env: Mapping[str, object], right: obje
     raise NotExpressible("a shift by a variable amount")
 
 
-def _bitwise(c: Ws1sCompiler, op: str, left: Value, right: Value) -> Value:
+def _bitwise(c: _Core, op: str, left: Value, right: Value) -> Value:
     if isinstance(left, Fin) and isinstance(right, int) and not isinstance(right, bool):
         right = Fin(((right, "true"),))
     if isinstance(right, Fin) and isinstance(left, int) and not isinstance(left, bool):
@@ -797,7 +798,7 @@ def _bitwise(c: Ws1sCompiler, op: str, left: Value, right: Value) -> Value:
     return Num(lambda p: join(a.bit(p), b.bit(p)), (*a.defs, *b.defs), _and(a.guard, b.guard))
 
 
-def _h_call(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_call(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Call)
     if node.func in ("max", "min"):
         values = [c.num(a, env) for a in node.args]
@@ -817,7 +818,7 @@ def _h_call(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     raise NotExpressible(f"{node.func} as a number (counting is not regular)")
 
 
-def _pick(c: Ws1sCompiler, func: str, a: Num, b: Num) -> Num:
+def _pick(c: _Core, func: str, a: Num, b: Num) -> Num:
     an, a = c.materialize(a)
     bn, b = c.materialize(b)
     first = f"le({bn}, {an})" if func == "max" else f"le({an}, {bn})"
@@ -826,7 +827,7 @@ def _pick(c: Ws1sCompiler, func: str, a: Num, b: Num) -> Num:
     )
 
 
-def _items(c: Ws1sCompiler, node: Reduce, env: Mapping[str, object]) -> list[object]:
+def _items(c: _Core, node: Reduce, env: Mapping[str, object]) -> list[object]:
     dom = node.domain
     if isinstance(dom, SeqDomain):
         seq = env.get(dom.name)
@@ -845,7 +846,7 @@ def _items(c: Ws1sCompiler, node: Reduce, env: Mapping[str, object]) -> list[obj
 
 
 def _counter_items(
-    c: Ws1sCompiler, node: Node, env: Mapping[str, object]
+    c: _Core, node: Node, env: Mapping[str, object]
 ) -> list[Compiled] | None:
     """For ``count(...)`` or a ``sum`` of 0/1 terms over a finite domain: each item's "is 1"."""
     if not isinstance(node, Reduce) or node.func not in ("count", "sum"):
@@ -873,7 +874,7 @@ def _counter_items(
     return out
 
 
-def _counter(c: Ws1sCompiler, items: list[Compiled], modulus: int | None) -> Fin:
+def _counter(c: _Core, items: list[Compiled], modulus: int | None) -> Fin:
     """How many items hold (mod ``modulus``), with one boolean per (item, count) cell."""
     top = len(items) + 1 if modulus is None else modulus
     prev: dict[int, str] = {0: "true"}
@@ -896,7 +897,7 @@ def _counter(c: Ws1sCompiler, items: list[Compiled], modulus: int | None) -> Fin
     return Fin(tuple(sorted(prev.items())), tuple(defs), guard)
 
 
-def _h_reduce(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
+def _h_reduce(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     assert isinstance(node, Reduce)
     if isinstance(node.domain, BitsDomain):
         if node.func not in ("all", "any"):
@@ -937,16 +938,22 @@ def _h_reduce(c: Ws1sCompiler, node: Node, env: Mapping[str, object]) -> Value:
     raise NotExpressible(f"the reduction {node.func}")
 
 
-_HANDLERS: dict[type, Callable[[Ws1sCompiler, Node, Mapping[str, object]], Value]] = {
-    Const: _h_const,
-    Var: _h_var,
-    Index: _h_index,
-    Len: _h_len,
-    Unary: _h_unary,
-    Binary: _h_binary,
-    Compare: _h_compare,
-    BoolOp: _h_boolop,
-    IfElse: _h_ifelse,
-    Call: _h_call,
-    Reduce: _h_reduce,
-}
+class Ws1sCompiler(_Core):
+    """One compilation, a back end of :class:`~nimproof.expr.walk.Walker`.
+
+    Each handler takes the environment as its extra argument (names to
+    :class:`SetVar`, :class:`Pos`, ints, or tuples of :class:`SetVar`); fresh
+    variable names are numbered per compiler.
+    """
+
+    walk_const = _h_const
+    walk_var = _h_var
+    walk_index = _h_index
+    walk_len = _h_len
+    walk_unary = _h_unary
+    walk_binary = _h_binary
+    walk_compare = _h_compare
+    walk_boolop = _h_boolop
+    walk_ifelse = _h_ifelse
+    walk_call = _h_call
+    walk_reduce = _h_reduce

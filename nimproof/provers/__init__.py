@@ -1,51 +1,42 @@
 """Proof methods and the one entry point that runs them: :func:`verify_claim`.
 
-Each method is a module with ``NAME`` and ``run(ctx, options) -> MethodResult``
-registered in :data:`METHODS`; a new method is a new module plus one line
-here. Methods run in :data:`ORDER` (cheap, small-counterexample methods
-first) and the run stops at the first re-checked refutation.
+The methods are listed once, strongest first, in :mod:`nimproof.methods`
+(each is a module here with ``run(ctx, options) -> MethodResult`` and an
+``Options`` TypedDict). A claim's checks run in that order and the run stops
+at the first re-checked refutation.
 """
 
 from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from nimproof.claims.model import Claim
-from nimproof.provers import (
-    automata,
-    examples,
-    exhaustive,
-    periodicity,
-    random_check,
-    z3_bitvec,
-    z3_int,
-)
+from nimproof.methods import ORDER, REGISTRY, RunFunction
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.verdict import MethodResult, Verdict
 
-Method = Callable[[ClaimContext, dict[str, Any]], MethodResult]
 
-METHODS: dict[str, Method] = {
-    examples.NAME: examples.run,
-    exhaustive.NAME: exhaustive.run,
-    automata.NAME: automata.run,
-    periodicity.NAME: periodicity.run,
-    z3_int.NAME: z3_int.run,
-    z3_bitvec.NAME: z3_bitvec.run,
-    random_check.NAME: random_check.run,
-}
-ORDER = (
-    "reference",
-    "exhaustive",
-    "automata",
-    "periodicity",
-    "z3_int",
-    "z3_bitvec",
-    "hypothesis",
-)
+class _Methods(Mapping[str, RunFunction]):
+    """Name -> run function of every registered method (loaded on first use)."""
+
+    def __getitem__(self, name: str) -> RunFunction:
+        for method in REGISTRY:
+            if method.name == name:
+                return method.run
+        raise KeyError(name)
+
+    def __iter__(self) -> Any:
+        return iter(ORDER)
+
+    def __len__(self) -> int:
+        return len(ORDER)
+
+
+#: The registered methods' run functions, by name (see :mod:`nimproof.methods`).
+METHODS: Mapping[str, RunFunction] = _Methods()
 
 DEFAULT_CHECKS: dict[str, dict[str, dict[str, Any]]] = {
     "grundy": {"exhaustive": {}},
@@ -66,18 +57,34 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     return checks
 
 
-#: Methods whose proofs cover every position, strongest first: tried by default.
-ALL_SCOPE = ("automata", "periodicity", "z3_int")
-#: Cheap methods that find small counterexamples: run when no method proved every position.
-CHEAP = ("reference", "exhaustive")
-#: Bounded methods: run only while no method has proved the claim for every position.
-BOUNDED = ("z3_bitvec", "hypothesis")
+def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
+    """Run one registered method on a prepared claim.
+
+    Never raises: a method that fails internally gives an ``unknown`` result
+    naming the error and where it happened.
+    """
+    start = time.monotonic()
+    try:
+        return METHODS[name](ctx, options)
+    except Exception as exc:  # a method's failure is an answer (unknown), not a crash
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
+        return MethodResult(
+            name,
+            "unknown",
+            detail=f"internal error {type(exc).__name__}: {exc} ({where})",
+            seconds=time.monotonic() - start,
+        )
+
+
+#: Methods whose proofs cover every position (in registry order, strongest first).
+ALL_SCOPE: tuple[str, ...] = tuple(m.name for m in REGISTRY if m.reaches == "all")
 
 #: The family's built-in winning-move witness, used by z3_bitvec when a claim names none.
 _FAMILY_WITNESS = {"Nim": "nim", "Moore": "moore", "Staircase": "staircase"}
 
 
-def default_strong(ctx: ClaimContext) -> tuple[str, ...]:
+def default_methods(ctx: ClaimContext) -> tuple[str, ...]:
     """The all-positions methods tried for ``ctx`` even when its checks do not name them."""
     if ctx.kind in ("grundy", "p_positions", "identity"):
         return ("automata",)
@@ -85,17 +92,14 @@ def default_strong(ctx: ClaimContext) -> tuple[str, ...]:
 
 
 def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, dict[str, Any]]]:
-    """The methods to run for ``ctx``, in order: strongest scope down, then cheap, then bounded.
+    """The methods to run for ``ctx``: its checks plus the default strong ones, strongest first.
 
     With ``only_named`` exactly the methods the claim's checks name run (no
-    default all-positions method is added), still in this order.
+    default method is added).
     """
     checks = checks_for(ctx)
-    strong = set() if only_named else set(default_strong(ctx))
-    plan = [(name, checks.get(name, {})) for name in ALL_SCOPE if name in checks or name in strong]
-    plan += [(name, checks[name]) for name in CHEAP if name in checks]
-    plan += [(name, checks[name]) for name in BOUNDED if name in checks]
-    return plan
+    extra = () if only_named else default_methods(ctx)
+    return [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
 
 
 def _auto_witness(ctx: ClaimContext) -> None:
@@ -112,46 +116,33 @@ def _auto_witness(ctx: ClaimContext) -> None:
     ctx.witness_name = "misere-nim" if ctx.misere and name == "nim" else name
 
 
-def _run_method(name: str, ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
-    start = time.monotonic()
-    try:
-        return METHODS[name](ctx, options)
-    except Exception as exc:  # a method's failure is an answer (unknown), not a crash
-        last = traceback.extract_tb(exc.__traceback__)[-1]
-        where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
-        return MethodResult(
-            name,
-            "unknown",
-            detail=f"internal error {type(exc).__name__}: {exc} ({where})",
-            seconds=time.monotonic() - start,
-        )
-
-
 def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = False) -> Verdict:
-    """Run the claim's methods and combine their results into one verdict.
+    """Run the claim's methods, strongest scope first, and combine their results.
 
-    Methods run from the strongest scope down: first :data:`ALL_SCOPE`
-    (tried by default even when the claim's checks do not name them), then
-    the cheap small-counterexample methods and the bounded ones, which are
-    skipped once some method has proved the claim for every position
-    (``reference`` always runs: it checks listed positions). The run stops at
-    the first re-checked refutation. ``only_named`` runs exactly the methods
-    the claim's checks name, each to the end (to test one method). Never raises for a claim
-    that :func:`prepare` accepts: a method that fails internally contributes
-    an ``unknown`` result naming the error.
+    The all-positions methods of the registry (the automata method by
+    default, even when the claim's checks do not name it) run first; once one
+    proves the claim for every position the bounded methods are skipped
+    (``reference`` still checks listed positions). Otherwise the cheaper,
+    bounded methods run and find small counterexamples. The run stops at the
+    first re-checked refutation. A multi-heap claim without a witness gets
+    its family's built-in one. ``only_named`` runs exactly the methods the
+    claim's checks name, each to the end (to test one method at a time).
+    Never raises for a claim that :func:`prepare` accepts: a method that
+    fails internally contributes an ``unknown`` result naming the error.
     """
     t0 = time.monotonic()
-    ctx = prepare(claim)
-    ctx.deadline = t0 + timeout
+    ctx = prepare(claim, deadline=t0 + timeout)
     if not only_named:
         _auto_witness(ctx)
     results: list[MethodResult] = []
     for name, options in method_plan(ctx, only_named):
-        if not only_named and name != "reference" and any(
-            r.status == "proved" and r.scope.kind == "all" for r in results
+        if (
+            not only_named
+            and name != "reference"
+            and any(r.status == "proved" and r.scope.kind == "all" for r in results)
         ):
             continue
-        result = _run_method(name, ctx, options)
+        result = run_method(name, ctx, options)
         results.append(result)
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break
@@ -162,13 +153,12 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = Fal
 
 __all__ = [
     "ALL_SCOPE",
-    "BOUNDED",
-    "CHEAP",
     "METHODS",
     "ORDER",
     "ClaimContext",
     "checks_for",
     "method_plan",
     "prepare",
+    "run_method",
     "verify_claim",
 ]

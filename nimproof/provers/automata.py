@@ -30,10 +30,10 @@ that outgrows MONA's tables, or a counterexample that does not re-check is
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, TypedDict
 
 from nimproof.expr import parse
 from nimproof.expr.to_ws1s import (
@@ -57,6 +57,14 @@ from nimproof.provers.context import ClaimContext
 from nimproof.verdict import MethodResult, Scope
 
 NAME = "automata"
+
+
+class Options(TypedDict, total=False):
+    """``[claim.checks] automata = { ... }``: limits per MONA run."""
+
+    timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
+    memory_mb: int  #: address-space limit of each MONA process (default 4096)
+
 DEFAULT_TIMEOUT = 60.0
 #: Staircase Nim from this many stairs on splits (b) with a witness hint first.
 HINT_FROM_STAIRS = 10
@@ -435,7 +443,7 @@ def _g_obligations(
 # ---------------------------------------------------------------------------
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Prove the claim for every position with MONA, refute it, or say why not."""
     t0 = time.monotonic()
     if not mona.available():
