@@ -105,12 +105,10 @@ class Requirement:
                 raw = {key.strip(): int(val)}
         if isinstance(raw, dict) and len(raw) == 1:
             ((key, val),) = raw.items()
-            if key in ("width", "bound") and isinstance(val, int) and not isinstance(val, bool):
-                if val >= (1 if key == "width" else 0):
-                    return cls(key, val)  # type: ignore[arg-type]
-        raise ValueError(
-            f"require must be \"all\", {{ width = W }} or {{ bound = B }}, not {raw!r}"
-        )
+            whole = isinstance(val, int) and not isinstance(val, bool)
+            if key in ("width", "bound") and whole and val >= (1 if key == "width" else 0):
+                return cls(key, val)
+        raise ValueError(f'require must be "all", {{ width = W }} or {{ bound = B }}, not {raw!r}')
 
     def met_by(self, scope: Scope) -> bool:
         """True when ``scope`` covers at least what is required."""

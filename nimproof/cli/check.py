@@ -17,8 +17,8 @@ from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
 from nimproof.expr import uses_bitwise
 from nimproof.provers import ALL_SCOPE, prepare, verify_claim
-from nimproof.verdict import Requirement
 from nimproof.provers.moves import heap_moves
+from nimproof.verdict import Requirement
 
 
 def register(sub: Any) -> None:

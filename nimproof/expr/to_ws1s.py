@@ -45,6 +45,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from nimproof.errors import EvalError
 from nimproof.expr.evaluate import evaluate
@@ -320,7 +321,10 @@ class _Core(Walker[Value]):
         defs = tuple(d for part in parts for d in part.defs)
         guard = _and(*[part.guard for part in parts])
         return Num(
-            lambda q: f"({q} in {z})", (*defs, (kind, z, formula.replace("{Z}", z))), guard, setname=z
+            lambda q: f"({q} in {z})",
+            (*defs, (kind, z, formula.replace("{Z}", z))),
+            guard,
+            setname=z,
         )
 
     def plus(self, a: Num, b: Num) -> Num:
@@ -396,7 +400,7 @@ class _Core(Walker[Value]):
         seen: dict[str, Def] = {}
         for d in defs:
             seen.setdefault(d[1], d)
-        if not seen or body in ("true", "false") and not seen:
+        if not seen or (body in ("true", "false") and not seen):
             return body
         sets = [n for k, n, _ in seen.values() if k == "2"]
         bools = [n for k, n, _ in seen.values() if k == "0"]
@@ -447,6 +451,7 @@ def _const_bit(value: int) -> Callable[[str], str]:
 # comparisons
 # ---------------------------------------------------------------------------
 
+
 @dataclass
 class Linear:
     """A flattened sum: ``sum(k * leaf) + const``."""
@@ -495,12 +500,16 @@ def _side(c: _Core, leaves: list[tuple[int, Value]], const: int) -> Value:
         out: Fin = Fin(((const, "true"),))
         for k, v in leaves:
             assert isinstance(v, Fin)
-            out = _fin_combine(out, v, lambda a, b, k=k: a + k * b)
+            out = _fin_combine(out, v, partial(_scaled_add, k))
         return out
     total: Num = c.as_num(const)
     for k, v in leaves:
         total = c.plus(total, c.times(k, c.as_num(v)))
     return total
+
+
+def _scaled_add(k: int, a: int, b: int) -> int:
+    return a + k * b
 
 
 def _fin_combine(a: Fin, b: Fin, op: Callable[[int, int], int]) -> Fin:
@@ -647,7 +656,7 @@ def _h_index(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
         raise NotExpressible(f"{node.seq}[...] with an index that is not a constant")
     if not 0 <= i < len(seq):
         raise NotExpressible(f"the index {i} is out of range")
-    return seq[i]  # type: ignore[no-any-return]
+    return seq[i]
 
 
 def _h_len(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
@@ -678,13 +687,15 @@ def _h_ifelse(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     test = c.cond(node.test, env)
     t = test.formula
     if node.type == "bool":
-        a, b = c.cond(node.body, env), c.cond(node.orelse, env)
-        formula = _or(_and(t, a.formula), _and(_not(t), b.formula))
-        guard = _and(test.guard, _implies(t, a.guard), _implies(_not(t), b.guard))
+        yes, no = c.cond(node.body, env), c.cond(node.orelse, env)
+        formula = _or(_and(t, yes.formula), _and(_not(t), no.formula))
+        guard = _and(test.guard, _implies(t, yes.guard), _implies(_not(t), no.guard))
         return Compiled(formula, guard)
     body, orelse = c.value(node.body, env), c.value(node.orelse, env)
-    if isinstance(body, Fin | int) and isinstance(orelse, Fin | int) and not (
-        isinstance(body, bool) or isinstance(orelse, bool)
+    if (
+        isinstance(body, Fin | int)
+        and isinstance(orelse, Fin | int)
+        and not (isinstance(body, bool) or isinstance(orelse, bool))
     ):
         fa = body if isinstance(body, Fin) else Fin(((body, "true"),))
         fb = orelse if isinstance(orelse, Fin) else Fin(((orelse, "true"),))
@@ -794,8 +805,19 @@ def _bitwise(c: _Core, op: str, left: Value, right: Value) -> Value:
             raise NotExpressible("a bitwise operation on a possibly negative term")
         return _fin_combine(left, right, fn[op])
     a, b = c.as_num(left), c.as_num(right)
-    join = {"&": _and, "|": _or, "^": _xor}[op]
+    join = _JOIN[op]
     return Num(lambda p: join(a.bit(p), b.bit(p)), (*a.defs, *b.defs), _and(a.guard, b.guard))
+
+
+def _and2(a: str, b: str) -> str:
+    return _and(a, b)
+
+
+def _or2(a: str, b: str) -> str:
+    return _or(a, b)
+
+
+_JOIN: dict[str, Callable[[str, str], str]] = {"&": _and2, "|": _or2, "^": _xor}
 
 
 def _h_call(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
@@ -822,9 +844,7 @@ def _pick(c: _Core, func: str, a: Num, b: Num) -> Num:
     an, a = c.materialize(a)
     bn, b = c.materialize(b)
     first = f"le({bn}, {an})" if func == "max" else f"le({an}, {bn})"
-    return c.defined(
-        "2", f"(({first} & {{Z}} = {an}) | (~{first} & {{Z}} = {bn}))", a, b
-    )
+    return c.defined("2", f"(({first} & {{Z}} = {an}) | (~{first} & {{Z}} = {bn}))", a, b)
 
 
 def _items(c: _Core, node: Reduce, env: Mapping[str, object]) -> list[object]:
@@ -845,9 +865,7 @@ def _items(c: _Core, node: Reduce, env: Mapping[str, object]) -> list[object]:
     raise NotExpressible(f"{node.func} over bits")
 
 
-def _counter_items(
-    c: _Core, node: Node, env: Mapping[str, object]
-) -> list[Compiled] | None:
+def _counter_items(c: _Core, node: Node, env: Mapping[str, object]) -> list[Compiled] | None:
     """For ``count(...)`` or a ``sum`` of 0/1 terms over a finite domain: each item's "is 1"."""
     if not isinstance(node, Reduce) or node.func not in ("count", "sum"):
         return None
@@ -861,7 +879,7 @@ def _counter_items(
             continue
         v = c.value(node.body, local)
         if isinstance(v, bool) or not (
-            isinstance(v, Fin) and {x for x, _ in v.cases} <= {0, 1} or v in (0, 1)
+            (isinstance(v, Fin) and {x for x, _ in v.cases} <= {0, 1}) or v in (0, 1)
         ):
             return None
         if isinstance(v, int):
@@ -921,9 +939,7 @@ def _h_reduce(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     if node.func == "xor":
         out = values[0]
         for v in values[1:]:
-            a, b = out, v
-            out = Num(lambda p, a=a, b=b: _xor(a.bit(p), b.bit(p)), (*a.defs, *b.defs),
-                      _and(a.guard, b.guard))
+            out = _bitwise(c, "^", out, v)  # type: ignore[assignment]
         return out
     if node.func == "sum":
         total = values[0]

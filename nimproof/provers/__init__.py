@@ -8,6 +8,7 @@ at the first re-checked refutation.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Mapping
@@ -102,18 +103,19 @@ def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, 
     return [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
 
 
-def _auto_witness(ctx: ClaimContext) -> None:
-    """Give a multi-heap claim without a witness its family's built-in one (moves are re-checked)."""
+def _auto_witness(ctx: ClaimContext) -> ClaimContext:
+    """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
-        return
+        return ctx
     from nimproof.games.heap import Nim
     from nimproof.games.misere import Misere
 
     base = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
     name = _FAMILY_WITNESS.get(type(base).__name__)
     if name is None or (name == "nim" and not isinstance(base, Nim)):
-        return
-    ctx.witness_name = "misere-nim" if ctx.misere and name == "nim" else name
+        return ctx
+    name = "misere-nim" if ctx.misere and name == "nim" else name
+    return dataclasses.replace(ctx, witness_name=name)
 
 
 def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = False) -> Verdict:
@@ -133,7 +135,7 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = Fal
     t0 = time.monotonic()
     ctx = prepare(claim, deadline=t0 + timeout)
     if not only_named:
-        _auto_witness(ctx)
+        ctx = _auto_witness(ctx)
     results: list[MethodResult] = []
     for name, options in method_plan(ctx, only_named):
         if (

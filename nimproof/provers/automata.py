@@ -65,6 +65,7 @@ class Options(TypedDict, total=False):
     timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
     memory_mb: int  #: address-space limit of each MONA process (default 4096)
 
+
 DEFAULT_TIMEOUT = 60.0
 #: Staircase Nim from this many stairs on splits (b) with a witness hint first.
 HINT_FROM_STAIRS = 10
@@ -130,10 +131,12 @@ def move_shape(game: Game, heaps: int) -> MoveShape:
     return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
 
 
-def _heap_relation(game: HeapGame) -> str:  # noqa: PLR0911 - one case per family
+def _heap_relation(game: HeapGame) -> str:
     """A formula in ``n``, ``m`` that holds (for ``m < n``) exactly on the moves of ``game``."""
     if game.splits:
-        raise NotExpressible(f"{game.spec} splits heaps, so a position has no fixed number of heaps")
+        raise NotExpressible(
+            f"{game.spec} splits heaps, so a position has no fixed number of heaps"
+        )
     if isinstance(game, Nim):
         return "True"
     if isinstance(game, Subtraction):
@@ -160,9 +163,7 @@ def _intervals(takes: tuple[int, ...]) -> str:
             runs.append([t, t])
     if len(runs) > 64:
         raise NotExpressible("a subtraction set with more than 64 separate runs")
-    return " or ".join(
-        f"n - m == {a}" if a == b else f"{a} <= n - m <= {b}" for a, b in runs
-    )
+    return " or ".join(f"n - m == {a}" if a == b else f"{a} <= n - m <= {b}" for a, b in runs)
 
 
 # ---------------------------------------------------------------------------
@@ -235,15 +236,15 @@ def _terminal_pred(shape: MoveShape, h: int) -> str:
     xs = _xs(h)
     params = ", ".join(f"var2 {x}" for x in xs)
     if shape.kind == "heaps":
-        body = " & ".join(
-            f"~(ex2 M: {_call(shape.heap_preds[i], [xs[i], 'M'])})" for i in range(h)
-        )
+        body = " & ".join(f"~(ex2 M: {_call(shape.heap_preds[i], [xs[i], 'M'])})" for i in range(h))
     else:
         body = " & ".join(f"empty({x})" for x in xs)
     return f"pred terminal({params}) = {body};\n"
 
 
-def _reach(shape: MoveShape, h: int, target: Callable[[list[str]], str], only: int | None = None) -> str:
+def _reach(
+    shape: MoveShape, h: int, target: Callable[[list[str]], str], only: int | None = None
+) -> str:
     """Some move from X reaches a position where ``target`` holds (only changed heaps quantified)."""
     xs = _xs(h)
     cases = []
@@ -259,9 +260,7 @@ def _reach(shape: MoveShape, h: int, target: Callable[[list[str]], str], only: i
             for chosen in combinations(range(h), size):
                 us = {i: f"U{i}" for i in chosen}
                 lows = " & ".join(f"lt(U{i}, {xs[i]})" for i in chosen)
-                cases.append(
-                    f"(ex2 {', '.join(us.values())}: {lows} & {target(_replace(xs, us))})"
-                )
+                cases.append(f"(ex2 {', '.join(us.values())}: {lows} & {target(_replace(xs, us))})")
     else:
         for i in range(h):
             if only is not None and i != only:
@@ -353,12 +352,14 @@ def _p_obligations(
     out.append(
         Obligation(
             "a",
-            _decl(inter)
-            + f"{_call('S', xs)} & {_call('move', move_args)} => ~{_call('S', ys)};\n",
+            _decl(inter) + f"{_call('S', xs)} & {_call('move', move_args)} => ~{_call('S', ys)};\n",
         )
     )
     not_term = f" & ~{_call('terminal', xs)}" if ctx.misere else ""
-    b_text = _decl(xs) + f"~{_call('S', xs)}{not_term} =>\n  {_reach(shape, h, lambda a: _call('S', a))};\n"
+    b_text = (
+        _decl(xs)
+        + f"~{_call('S', xs)}{not_term} =>\n  {_reach(shape, h, lambda a: _call('S', a))};\n"
+    )
     b = Obligation("b", b_text)
     if shape.kind == "staircase" and h >= HINT_FROM_STAIRS:
         b = _staircase_hint(shape, h, not_term, b)
@@ -433,7 +434,9 @@ def _g_obligations(
     )
     if ctx.misere:
         out.append(
-            Obligation("g0", _decl(xs) + f"{_call('terminal', xs)} => {_call('G', [*xs, '{0}'])};\n")
+            Obligation(
+                "g0", _decl(xs) + f"{_call('terminal', xs)} => {_call('G', [*xs, '{0}'])};\n"
+            )
         )
     return preds
 

@@ -150,7 +150,12 @@ def _p(ctx: ClaimContext, ob: str, x: tuple[int, ...], y: tuple[int, ...]) -> Re
         if not (s_x and _terminal(ctx, x)):
             return Recheck(None, f"MONA's terminal position {x} does not re-check")
         cx = rc.value_mismatch(ctx, x, True, 1, "exact evaluation: a terminal position")
-        return Recheck(replace(cx, explanation=cx.explanation + " (misère: no move, so the player to move wins)"), "re-checked")
+        return Recheck(
+            replace(
+                cx, explanation=cx.explanation + " (misère: no move, so the player to move wins)"
+            ),
+            "re-checked",
+        )
     # (b): outside S, not terminal under misère play, and no move enters S.
     if s_x or (ctx.misere and _terminal(ctx, x)):
         return Recheck(None, f"MONA's position {x} for (b) does not re-check")

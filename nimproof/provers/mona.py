@@ -76,7 +76,7 @@ def _run(exe: str, path: str, timeout: float, memory_mb: int) -> MonaAnswer:
             capture_output=True,
             text=True,
             timeout=max(timeout, 0.05),
-            preexec_fn=child_limits,  # noqa: PLW1509 - only sets a resource limit
+            preexec_fn=child_limits,
             check=False,
         )
     except subprocess.TimeoutExpired:

@@ -150,7 +150,11 @@ def test_mutant_failing_only_far_away_is_refuted_there(
 
 
 def test_grundy_mutants_are_refuted() -> None:
-    for game, formula in [("knim:3", "n % 3"), ("nim", "n + 1"), ("knim:5", "n % 6 if n < 2**50 else 0")]:
+    for game, formula in [
+        ("knim:3", "n % 3"),
+        ("nim", "n + 1"),
+        ("knim:5", "n % 6 if n < 2**50 else 0"),
+    ]:
         c = claim("grundy", game, formula, {})
         r = run(c)
         assert r.status == "refuted", (formula, r)

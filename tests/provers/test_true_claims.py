@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
-
 from functools import partial
 
+import pytest
+
 from nimproof.provers import verify_claim as _verify_claim
+from tests.provers.helpers import claim
 
 # These tests are about one method at a time: run exactly the checks each claim names.
 verify_claim = partial(_verify_claim, only_named=True)
-from tests.provers.helpers import claim
 
 
 def test_knim_formula_is_proved_for_all_n_over_the_integers() -> None:
