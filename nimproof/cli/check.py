@@ -8,20 +8,17 @@ verdict object instead.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
-
-from nimproof.claims import Claim
 from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
-from nimproof.expr import uses_bitwise
-from nimproof.provers import ALL_SCOPE, prepare, verify_claim
-from nimproof.provers.moves import heap_moves
-from nimproof.verdict import Requirement
+
+if TYPE_CHECKING:
+    from nimproof.claims import Claim
 
 
 def register(sub: Any) -> None:
+    """Add the ``check`` command."""
     p = sub.add_parser(
         "check",
         help="check a game against a proposed formula",
@@ -65,6 +62,12 @@ def register(sub: Any) -> None:
 
 def build_claim(args: argparse.Namespace) -> Claim:
     """The claim that ``nimproof check`` decides, with checks chosen from the flags."""
+    from nimproof.claims import Claim
+    from nimproof.expr import uses_bitwise
+    from nimproof.provers import prepare
+    from nimproof.provers.moves import heap_moves
+    from nimproof.verdict import Requirement
+
     kind = "grundy" if args.grundy is not None else "p_positions"
     formula = args.grundy if args.grundy is not None else args.p_positions
     require = None
@@ -115,6 +118,11 @@ def build_claim(args: argparse.Namespace) -> Claim:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Decide the claim and print the verdict (exit 1 when refuted)."""
+    from rich.markup import escape
+
+    from nimproof.provers import ALL_SCOPE, verify_claim
+
     claim = build_claim(args)
     verdict = verify_claim(claim, timeout=args.timeout)
     failed = verdict.status == "refuted" or not verdict.scope_met
@@ -124,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
     style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
     scope = f" for {verdict.scope.describe()}" if verdict.status == "proved" else ""
     console.print(
-        f"[bold {style}]{verdict.status.upper()}{escape(scope)}[/] {escape(claim.statement)}"
+        f"[bold {style}]{verdict.status.upper()}{escape(scope)}[/] {escape(claim.statement)}",
+        soft_wrap=True,
     )
     if verdict.status == "proved" and verdict.scope.kind != "all":
         why = [
@@ -136,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             f"  only {verdict.scope.describe()}: no method proved it for every position"
             + (" (" + "; ".join(why) + ")" if why else ""),
             markup=False,
+            soft_wrap=True,
         )
     if not verdict.scope_met:
         console.print(f"  required scope not reached: {verdict.shortfall()}", markup=False)
@@ -147,12 +157,12 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
     if verdict.counterexample:
-        cx = verdict.counterexample
-        console.print(f"  counterexample: {cx.explanation}", markup=False)
-        if cx.actual is not None:
-            console.print(
-                f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
-            )
-        if cx.recheck:
-            console.print(f"  re-checked by: {cx.recheck}", markup=False)
+        from nimproof.reports.text import counterexample_facts
+
+        cx = verdict.counterexample.to_json()
+        console.print(f"  counterexample: {cx['explanation']}", markup=False, soft_wrap=True)
+        for label, text in counterexample_facts(cx, claim.kind):
+            console.print(f"    {label}: {text}", markup=False, soft_wrap=True)
+        if cx.get("recheck"):
+            console.print(f"    re-checked by: {cx['recheck']}", markup=False, soft_wrap=True)
     return 1 if failed else 0
