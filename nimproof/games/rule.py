@@ -16,9 +16,9 @@ from collections.abc import Iterator
 import numpy as np
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.expr import evaluate, evaluate_array, parse
+from nimproof.expr import evaluate_array, parse
 from nimproof.expr.nodes import Node
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, RelationMoves
 from nimproof.games.registry import family, need_args
 
 CHECK_UP_TO = 64
@@ -48,14 +48,13 @@ class Rule(HeapGame):
                 f"rule {self.text!r} allows the move n={i} -> m={j}; a move must lower the heap (m < n)"
             )
 
+    @property
+    def moves_spec(self) -> RelationMoves:
+        return RelationMoves(self.predicate, self.text)
+
     def legal(self, n: int, m: int) -> bool:
         """True when the move ``n -> m`` is legal (an undefined rule value means illegal)."""
-        if not 0 <= m < n:
-            return False
-        try:
-            return bool(evaluate(self.predicate, {"n": n, "m": m}))
-        except EvalError:
-            return False
+        return self.moves_spec.legal(n, m)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for m in range(n):

@@ -24,10 +24,15 @@ from matplotlib.ticker import MaxNLocator
 from nimproof.engines import reference
 from nimproof.errors import NimproofError
 from nimproof.expr import evaluate, parse
-from nimproof.games import Game, HeapGame, MultiHeapGame, PluginGame, parse_spec
-from nimproof.games.misere import Misere
-from nimproof.games.octal import Octal
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    Game,
+    HeapGame,
+    MultiHeapGame,
+    OneHeapOfEach,
+    PluginGame,
+    TakeAndBreak,
+    parse_spec,
+)
 
 DPI = 110
 MAX_SEQUENCE = 1100  # heaps shown at most in a sequence plot
@@ -356,11 +361,8 @@ class Plotter:
 
 
 def _heap_base(game: Game) -> HeapGame | None:
-    if isinstance(game, HeapGame):
-        return game
-    if isinstance(game, Misere) and isinstance(game.base, HeapGame):
-        return game.base
-    return None
+    normal = game.normal
+    return normal if isinstance(normal, HeapGame) else None
 
 
 def _work(game: Game, n_max: int) -> float:
@@ -368,7 +370,8 @@ def _work(game: Game, n_max: int) -> float:
     base = _heap_base(game)
     if base is None:
         return float(n_max)
-    if isinstance(base, Octal) and any(d & 8 for d in base.digits):
+    spec = base.moves_spec
+    if isinstance(spec, TakeAndBreak) and any(d & 8 for d in spec.digits):
         return float(n_max) ** 3 / 6  # splits into three heaps
     if game.misere and base.splits:
         # Misère values are not additive: every heap is a whole multiset of heaps.
@@ -386,11 +389,11 @@ def _two_coordinates(game: Game, claim: dict[str, Any]) -> bool:
     heaps = claim.get("heaps")
     if isinstance(game, PluginGame):
         return game.name == "easychomp"
-    if isinstance(game, Sum):
+    if isinstance(game.moves_spec, OneHeapOfEach):
         return False
-    if isinstance(game, Misere):
+    if game.misere:
         return (
-            isinstance(game.base, HeapGame | MultiHeapGame)
+            isinstance(game.normal, HeapGame | MultiHeapGame)
             and isinstance(heaps, int)
             and heaps >= 2
         )
