@@ -81,9 +81,6 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
 #: Methods whose proofs cover every position (in registry order, strongest first).
 ALL_SCOPE: tuple[str, ...] = tuple(m.name for m in REGISTRY if m.reaches == "all")
 
-#: The family's built-in winning-move witness, used by z3_bitvec when a claim names none.
-_FAMILY_WITNESS = {"Nim": "nim", "Moore": "moore", "Staircase": "staircase"}
-
 
 def default_methods(ctx: ClaimContext) -> tuple[str, ...]:
     """The all-positions methods tried for ``ctx`` even when its checks do not name them."""
@@ -107,14 +104,17 @@ def _auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
         return ctx
-    from nimproof.games.heap import Nim
-    from nimproof.games.misere import Misere
+    from nimproof.games.base import IntervalTakes, StairToStair, UpToKHeaps
 
-    base = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    name = _FAMILY_WITNESS.get(type(base).__name__)
-    if name is None or (name == "nim" and not isinstance(base, Nim)):
+    spec = ctx.game.moves_spec
+    if isinstance(spec, IntervalTakes) and spec.any_number:
+        name = "misere-nim" if ctx.misere else "nim"
+    elif isinstance(spec, UpToKHeaps):
+        name = "moore"
+    elif isinstance(spec, StairToStair):
+        name = "staircase"
+    else:
         return ctx
-    name = "misere-nim" if ctx.misere and name == "nim" else name
     return dataclasses.replace(ctx, witness_name=name)
 
 

@@ -45,12 +45,19 @@ from nimproof.expr.to_ws1s import (
     const_set,
 )
 from nimproof.expr.to_z3 import Unsupported
-from nimproof.games import Game, HeapGame
-from nimproof.games.heap import InfiniteSubtraction, Nim, Subtraction, TakeFraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.rule import Rule
-from nimproof.games.sums import Sum
+from nimproof.games.base import (
+    FiniteTakes,
+    Game,
+    IntervalTakes,
+    OneHeapOfEach,
+    PythonMoves,
+    RelationMoves,
+    SetTakes,
+    SplitUnequal,
+    StairToStair,
+    TakeAndBreak,
+    UpToKHeaps,
+)
 from nimproof.provers import mona
 from nimproof.provers.automata_recheck import Recheck, recheck
 from nimproof.provers.context import ClaimContext
@@ -97,23 +104,21 @@ class MoveShape:
 
 
 def move_shape(game: Game, heaps: int) -> MoveShape:
-    """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: the base game's).
+    """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), read
+    from the family's move description (:attr:`Game.moves_spec`).
 
     Raises :class:`NotExpressible` for families outside the fragment (moves
     that split heaps, subtraction sets that are not regular in binary,
     plugins).
     """
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Moore):
-        return MoveShape("moore", k=base.k)
-    if isinstance(base, Staircase):
+    spec = game.moves_spec
+    if isinstance(spec, UpToKHeaps):
+        return MoveShape("moore", k=spec.k)
+    if isinstance(spec, StairToStair):
         return MoveShape("staircase")
-    if isinstance(base, Sum):
-        comps: list[HeapGame] = list(base.components)
-    elif isinstance(base, HeapGame):
-        comps = [base] * heaps
-    else:
+    if isinstance(spec, PythonMoves):
         raise NotExpressible(f"the moves of {game.spec} (a game written in Python)")
+    comps = list(spec.components) if isinstance(spec, OneHeapOfEach) else [game] * heaps
     defined: dict[str, str] = {}  # relation text -> predicate name
     preds = []
     guards = []
@@ -131,26 +136,25 @@ def move_shape(game: Game, heaps: int) -> MoveShape:
     return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
 
 
-def _heap_relation(game: HeapGame) -> str:
+def _heap_relation(game: Game) -> str:
     """A formula in ``n``, ``m`` that holds (for ``m < n``) exactly on the moves of ``game``."""
-    if game.splits:
+    spec = game.moves_spec
+    if isinstance(spec, TakeAndBreak | SplitUnequal) and spec.splits:
         raise NotExpressible(
             f"{game.spec} splits heaps, so a position has no fixed number of heaps"
         )
-    if isinstance(game, Nim):
-        return "True"
-    if isinstance(game, Subtraction):
-        return _intervals(game.takes)
-    if isinstance(game, TakeFraction):
-        return f"{game.q} * (n - m) <= {game.p} * n"
-    if isinstance(game, Rule):
-        return game.text
-    if isinstance(game, InfiniteSubtraction):
-        if game.kind == "multiples-of":
-            return f"(n - m) % {game.modulus} == 0"
-        if game.kind == "all-but":
-            return " and ".join(f"n - m != {e}" for e in game.excluded) or "True"
-        raise NotExpressible(f"the subtraction set {game.kind} is not regular in binary")
+    if isinstance(spec, IntervalTakes):
+        return "True" if spec.any_number else f"{spec.q} * (n - m) <= {spec.p} * n"
+    if isinstance(spec, FiniteTakes):
+        return _intervals(spec.takes)
+    if isinstance(spec, RelationMoves):
+        return spec.text
+    if isinstance(spec, SetTakes):
+        if spec.kind == "multiples-of":
+            return f"(n - m) % {spec.modulus} == 0"
+        if spec.kind == "all-but":
+            return " and ".join(f"n - m != {e}" for e in spec.excluded) or "True"
+        raise NotExpressible(f"the subtraction set {spec.kind} is not regular in binary")
     raise NotExpressible(f"no WS1S move relation for {game.spec}")
 
 
@@ -298,8 +302,9 @@ def heap_count(ctx: ClaimContext) -> int:
         return 1
     if ctx.heaps is not None:
         return ctx.heaps
-    if isinstance(ctx.game, Sum):
-        return len(ctx.game.components)
+    spec = ctx.game.moves_spec if ctx.game is not None else None
+    if isinstance(spec, OneHeapOfEach):
+        return len(spec.components)
     raise NotExpressible("a claim without a fixed number of heaps")
 
 

@@ -105,6 +105,7 @@ def _legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
         base = ctx.heap_game
         assert base is not None
         return heap_move_legal(base, int(p), int(q))
+    assert ctx.game is not None
     return is_move(ctx.game, p, q)
 
 
@@ -117,6 +118,7 @@ def _options(ctx: ClaimContext, p: Any) -> list[Any] | None:
         base = ctx.heap_game
         assert base is not None
         return sorted(set(base.heap_targets(int(p))))
+    assert ctx.game is not None
     return fixed_moves(ctx.game, p)
 
 
@@ -126,14 +128,7 @@ def _terminal(ctx: ClaimContext, p: Any) -> bool:
         assert base is not None
         return next(iter(base.heap_targets(int(p))), None) is None
     assert ctx.game is not None
-    return next(iter(ctx.game.moves(p if not _is_sum(ctx) else ctx.game.position(p))), None) is None  # type: ignore[attr-defined]
-
-
-def _is_sum(ctx: ClaimContext) -> bool:
-    from nimproof.games.sums import Sum
-
-    g = ctx.game.base if ctx.misere else ctx.game  # type: ignore[union-attr]
-    return isinstance(g, Sum)
+    return next(iter(ctx.game.moves(ctx.game.position(p))), None) is None
 
 
 def _p(ctx: ClaimContext, ob: str, x: tuple[int, ...], y: tuple[int, ...]) -> Recheck:
