@@ -136,7 +136,11 @@ def run(args: argparse.Namespace) -> int:
         if v["status"] == v["expect"] and v.get("shortfall"):
             got += f" but {v['shortfall']}"
         say.print(f"  {v['id']}: expected {v['expect']}, got {got}", markup=False)
-    meta = {"nimproof": _version(), "profile": args.profile, "command": command_line()}
+    meta = {
+        "nimproof": _version(),
+        "profile": args.profile,
+        "command": command_line(getattr(args, "argv", None)),
+    }
     if json_out is not None:
         import json
 
