@@ -17,7 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nimproof.miner.formula import formula_cost, reproduces_heap_table, template
+from nimproof.miner.formula import (
+    formula_cost,
+    periodic_holds,
+    reproduces_heap_table,
+    template,
+)
 from nimproof.miner.guessers.base import Guesser
 from nimproof.miner.guessers.periodic import smallest_periodicity
 from nimproof.miner.model import Evidence, Guess, HeapTable, Table
@@ -158,7 +163,8 @@ class Recurrence(Guesser):
         values = table.values
         size = len(values)
         cut = size - max(1, int(size * HOLD_OUT))
-        if smallest_periodicity(values[:cut]) is not None:
+        per = smallest_periodicity(values[:cut])
+        if per is not None and periodic_holds(values, per.period, per.preperiod, per.saltus):
             return []  # a (saltus) period already determines the table: the periodic guesser's
         for a in BASES:
             rels = [find_index_relation(values, a, r, cut) for r in range(a)]
