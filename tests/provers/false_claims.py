@@ -215,7 +215,7 @@ FAR_ONE_HEAP: list[tuple[str, str, int]] = [
 ]
 
 #: What the automata method cannot express (splitting moves, counting functions as numbers).
-_NOT_WS1S = ("kayles", "trailing_", "bit_length", "popcount")
+_NOT_WS1S = ("kayles", "octal:", "trailing_", "bit_length", "popcount")
 
 
 def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:

@@ -94,7 +94,7 @@ def test_reduction_proves_true_claims_for_all_positions(
     verdict = verify_claim(c, timeout=120)
     assert verdict.status == "proved", verdict
     assert verdict.scope.kind == "all"
-    assert "periodic-table reduction" in verdict.methods[0].detail
+    assert any("periodic-table reduction" in m.detail for m in verdict.methods)
 
 
 def test_sum_rule_by_composition_needs_every_splitting_part_periodic() -> None:
@@ -105,7 +105,7 @@ def test_sum_rule_by_composition_needs_every_splitting_part_periodic() -> None:
     )
     verdict = verify_claim(bad)
     assert verdict.status == "unknown"
-    assert "no proved period" in verdict.methods[0].detail
+    assert any("no proved period" in m.detail for m in verdict.methods)
 
 
 def test_misere_claims_are_left_to_other_methods() -> None:
