@@ -16,7 +16,7 @@ from nimproof.errors import NimproofError, UsageError
 
 #: Each module defines ``register(subparsers)``, which adds its sub-command(s)
 #: and sets ``func`` (taking the parsed namespace, returning an exit code).
-COMMANDS = ("games", "table", "value", "data", "check", "verify", "report", "mine")
+COMMANDS = ("games", "table", "value", "data", "check", "verify", "report", "mine", "period", "atlas")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -16,7 +16,10 @@ finite subtraction, non-splitting codes     O(n |S|)                    10^8
 interval window (nim, half-heap,            O(n log n)                  5 * 10^7
 take-fraction, all-but sets)
 infinite subtraction (member lists)         O(n * members <= n)         by density
-take-and-break, Grundy's game               O(n^2) (3-way: O(n^2 P))    500 000
+two-way take-and-break, Grundy's game       sparse space: O(n * rare)   2^28 (memory)
+(:mod:`.sparse`; dense O(n^2) where rare
+heaps are not rare)
+three-way splits (hex digits with bit 8)    O(n^2 P)                    500 000
 rule games (vectorised rule + numba mex)    O(n^2) evaluations          50 000
 misère of a splitting game                  positions: partitions of n  40
 other heap games (plain Python)             O(n * options)              5 000
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nimproof.engines import heap_kernels as hk
+from nimproof.engines.sparse import SparseTable, SplitRule, check_memory, split_rule, table_bytes
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.games.base import Game, HeapGame, canonical_heaps, mex
@@ -51,6 +55,9 @@ LINEAR_MAX_N = 10**8
 INTERVAL_MAX_N = 5 * 10**7
 #: Largest heap for the quadratic engines (take-and-break codes, Grundy's game).
 QUADRATIC_MAX_N = 500_000
+#: Largest heap for two-way take-and-break codes and Grundy's game (sparse space; memory
+#: is checked against the machine before the table is allocated).
+SPARSE_MAX_N = 1 << 28
 #: Largest heap for rule games (the rule is evaluated for every pair m < n).
 RULE_MAX_N = 50_000
 #: Largest total work (sum over n of the members <= n) for infinite subtraction sets.
@@ -164,6 +171,9 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
             excluded = np.array(game.excluded, dtype=np.int64)
             return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
         return HeapPlan("subtraction-members", _members_limit(game), _members_runner(game, tv))
+    rule = split_rule(game) if tv == 0 else None
+    if rule is not None:
+        return HeapPlan("sparse-space", SPARSE_MAX_N, _sparse_runner(game, rule))
     if isinstance(game, Octal):
         digits = np.array(game.digits, dtype=np.int64)
         if not game.splits:
@@ -235,6 +245,19 @@ def _chunked(
 
 
 _NO_EXCLUSIONS = np.zeros(0, dtype=np.int64)
+
+
+def _sparse_runner(
+    game: HeapGame, rule: SplitRule
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        # The caller's int64 table is already allocated: count it too.
+        check_memory(game.spec, table_bytes(n_max) + 8 * (n_max + 1), n_max)
+        table = SparseTable(rule, n_max + 1, prefix=g[:start])
+        table.extend(n_max + 1, progress)
+        g[start:] = table.values[start:]
+
+    return run
 
 
 def interval_lows(game: HeapGame, stop: int) -> np.ndarray:

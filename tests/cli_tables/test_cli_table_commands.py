@@ -57,7 +57,7 @@ def test_kayles_table_json_matches_oeis_a002186(capsys: pytest.CaptureFixture[st
     data = _json(capsys, ["table", "kayles", "--max-n", "104", "--json"])
     assert data["grundy"] == _a002186()
     assert data["spec"] == "kayles" and data["bound"] == 104 and data["misere"] is False
-    assert data["engine"] == "octal-splits"
+    assert data["engine"] == "sparse-space"
 
 
 def test_misere_table_json_says_misere(capsys: pytest.CaptureFixture[str]) -> None:
