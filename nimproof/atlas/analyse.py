@@ -60,9 +60,7 @@ def analyse(spec: str, max_n: int, seconds: float | None = None) -> dict[str, An
         from nimproof.games import parse_spec
 
         game = parse_spec(spec)
-        run, values = find_period(
-            game, max_n, dense_check=ATLAS_DENSE_CHECK, seconds=seconds
-        )
+        run, values = find_period(game, max_n, dense_check=ATLAS_DENSE_CHECK, seconds=seconds)
         f = run.found
         row.update(
             status="timeout" if run.timed_out and run.status != "proved" else run.status,

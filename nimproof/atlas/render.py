@@ -64,7 +64,7 @@ def sparkline(values: list[int], width: int = 240, height: int = 36) -> str:
     """An inline SVG plot of ``values`` (one dot per heap)."""
     if not values:
         return ""
-    top = max(max(values), 1)
+    top = max(*values, 1)
     step = width / max(len(values), 1)
     dots = "".join(
         f'<rect x="{i * step:.1f}" y="{height - 2 - v * (height - 4) / top:.1f}" '
@@ -98,9 +98,7 @@ def write_html(rows: list[dict[str, Any]], path: str | os.PathLike[str], title: 
 
     counts = Counter(str(r.get("status")) for r in rows)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-    head = "".join(
-        f'<th{" class=l" if left else ""}>{html.escape(h)}</th>' for h, _, left in _HEAD
-    )
+    head = "".join(f"<th{' class=l' if left else ''}>{html.escape(h)}</th>" for h, _, left in _HEAD)
     body = "\n".join(
         f'<tr class="{html.escape(str(r.get("status")))}">'
         + "".join(_cell(r, key, left, h) for h, key, left in _HEAD)
@@ -126,7 +124,12 @@ def write_markdown(rows: list[dict[str, Any]], path: str | os.PathLike[str], tit
     from nimproof.datasets.store import atomic_write
 
     counts = Counter(str(r.get("status")) for r in rows)
-    lines = [f"# {title}", "", f"{len(rows)} games: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())), ""]
+    lines = [
+        f"# {title}",
+        "",
+        f"{len(rows)} games: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())),
+        "",
+    ]
     lines += [
         "| game | result | largest value (first at) | rare mask | rare heaps | seconds |",
         "|---|---|---|---|---|---|",

@@ -13,6 +13,7 @@ process, without Dask.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -62,7 +63,7 @@ def load_rows(out: str | os.PathLike[str]) -> list[dict[str, Any]]:
     rows = frame.to_dict(orient="records")
     for row in rows:
         for key, value in row.items():
-            if value is pd.NA or isinstance(value, float) and value != value:
+            if value is pd.NA or (isinstance(value, float) and math.isnan(value)):
                 row[key] = None  # a missing number
             elif hasattr(value, "item") and not hasattr(value, "__len__"):
                 row[key] = value.item()  # numpy scalars as Python numbers
@@ -103,16 +104,17 @@ def run_sweep(
     todo = [s for s in specs if s not in kept or not _finished(kept[s], max_n)]
     rows = dict(kept)
     done = len(specs) - len(todo)
-    state = {"saved": time.monotonic(), "done": done}
+    saved = [time.monotonic()]
+    state = {"done": done}
 
     def finished(row: dict[str, Any]) -> None:
         rows[row["code"]] = row
         state["done"] += 1
         if progress is not None:
             progress(state["done"], len(specs))
-        if time.monotonic() - state["saved"] > SAVE_EVERY:
+        if time.monotonic() - saved[0] > SAVE_EVERY:
             save_rows(out, list(rows.values()))
-            state["saved"] = time.monotonic()
+            saved[0] = time.monotonic()
 
     if progress is not None:
         progress(done, len(specs))
@@ -146,7 +148,9 @@ def _run_dask(
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - a dependency of nimproof
-        raise UsageError("the atlas needs dask[distributed]; pip install 'dask[distributed]'") from None
+        raise UsageError(
+            "the atlas needs dask[distributed]; pip install 'dask[distributed]'"
+        ) from None
     cluster = None
     try:
         if scheduler is None:
@@ -168,7 +172,9 @@ def _run_dask(
             where = f"the Dask cluster at {scheduler}"
         with client:
             futures = [
-                client.submit(analyse, spec, max_n, seconds, pure=False, key=f"atlas-{spec}-{max_n}")
+                client.submit(
+                    analyse, spec, max_n, seconds, pure=False, key=f"atlas-{spec}-{max_n}"
+                )
                 for spec in todo
             ]
             spec_of = {f.key: s for f, s in zip(futures, todo, strict=True)}
@@ -176,7 +182,11 @@ def _run_dask(
                 try:
                     row = future.result()
                 except Exception as exc:  # a worker died: record it, go on
-                    row = {"code": spec_of[future.key], "status": "error", "error": f"{type(exc).__name__}: {exc}"}
+                    row = {
+                        "code": spec_of[future.key],
+                        "status": "error",
+                        "error": f"{type(exc).__name__}: {exc}",
+                    }
                 finished(row)
     finally:
         if cluster is not None:

@@ -46,7 +46,9 @@ def register(subparsers: Any) -> None:
         help=f"largest heap per game (default {DEFAULT_MAX_N:,})",
     )
     p.add_argument("--out", default="atlas", metavar="DIR", help="output folder (default atlas/)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, tcp://HOST:PORT")
+    p.add_argument(
+        "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, tcp://HOST:PORT"
+    )
     p.add_argument(
         "--workers",
         type=bounded_int(0, 1024, "--workers"),

@@ -8,17 +8,17 @@ verdict object instead.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nimproof.claims import Claim
 from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
-from nimproof.expr import uses_bitwise
-from nimproof.provers import prepare, verify_claim
-from nimproof.provers.moves import heap_moves
+
+if TYPE_CHECKING:
+    from nimproof.claims import Claim
 
 
 def register(sub: Any) -> None:
+    """Add the ``check`` command."""
     p = sub.add_parser(
         "check",
         help="check a game against a proposed formula",
@@ -56,55 +56,39 @@ def register(sub: Any) -> None:
 
 
 def build_claim(args: argparse.Namespace) -> Claim:
-    """The claim that ``nimproof check`` decides, with checks chosen from the flags."""
-    kind = "grundy" if args.grundy is not None else "p_positions"
-    formula = args.grundy if args.grundy is not None else args.p_positions
-    if kind == "p_positions" and args.heaps is None:
+    """The claim that ``nimproof check`` decides (:func:`nimproof.api.check_claim`)."""
+    from nimproof.api import check_claim
+
+    if args.p_positions is not None and args.heaps is None:
         raise UsageError("--p-positions needs --heaps")
-    checks: dict[str, dict[str, Any]] = {}
-    claim = Claim(
-        id="check",
-        kind=kind,
-        statement=f"{args.game}: {formula}",
-        game=args.game,
-        formula=formula,
+    return check_claim(
+        args.game,
+        grundy=args.grundy,
+        p_positions=args.p_positions,
         heaps=args.heaps,
+        max_n=args.max_n,
+        max_heap=args.max_heap,
+        width=args.width,
         witness=args.witness,
-    )
-    ctx = prepare(claim)
-    if ctx.one_heap:
-        checks["exhaustive"] = {"max_n": args.max_n if args.max_n is not None else 1000}
-        base = ctx.heap_game
-        symbolic = base is not None and heap_moves(base) is not None
-        if symbolic and ctx.formula is not None and not uses_bitwise(ctx.formula):
-            checks["z3_int"] = {"timeout": args.timeout}
-        if symbolic and (args.width or (ctx.formula is not None and uses_bitwise(ctx.formula))):
-            checks["z3_bitvec"] = {"width": args.width or 16, "timeout": args.timeout}
-    else:
-        key = "max_size" if claim.game and claim.game.startswith("plugin:") else "max_heap"
-        checks["exhaustive"] = {key: args.max_heap if args.max_heap is not None else 7}
-        if args.width:
-            checks["z3_bitvec"] = {"width": args.width, "timeout": args.timeout}
-    return Claim(
-        id="check",
-        kind=kind,
-        statement=claim.statement,
-        game=args.game,
-        formula=formula,
-        heaps=args.heaps,
-        witness=args.witness,
-        checks=checks,
+        timeout=args.timeout,
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    """Decide the claim and print the verdict (exit 1 when refuted)."""
+    from rich.markup import escape
+
+    from nimproof.provers import verify_claim
+
     claim = build_claim(args)
     verdict = verify_claim(claim, timeout=args.timeout)
     if args.json:
         print_json(verdict.to_json())
         return 0 if verdict.status != "refuted" else 1
     style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
-    console.print(f"[bold {style}]{verdict.status.upper()}[/] {claim.statement}")
+    console.print(
+        f"[bold {style}]{verdict.status.upper()}[/] {escape(claim.statement)}", soft_wrap=True
+    )
     if verdict.status == "proved":
         console.print(f"  scope: {verdict.scope.describe()}", markup=False)
     for m in verdict.methods:
@@ -115,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
     if verdict.counterexample:
-        cx = verdict.counterexample
-        console.print(f"  counterexample: {cx.explanation}", markup=False)
-        if cx.claimed is not None or cx.actual is not None:
-            console.print(
-                f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
-            )
+        from nimproof.reports.text import counterexample_facts
+
+        cx = verdict.counterexample.to_json()
+        console.print(f"  counterexample: {cx['explanation']}", markup=False, soft_wrap=True)
+        for label, text in counterexample_facts(cx, claim.kind):
+            console.print(f"    {label}: {text}", markup=False, soft_wrap=True)
     return 0 if verdict.status != "refuted" else 1

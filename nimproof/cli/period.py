@@ -1,88 +1,285 @@
-"""``nimproof period``: find the period of a one-heap game and prove it for all heaps.
+"""``nimproof period SPEC``: the period of a one-heap game, as CGSuite's CheckPeriodicity answers.
 
-``nimproof period SPEC [--max-n N] [--json] [--dense-check N] [--no-stop]``
-grows the table (sparse space for two-way take-and-break codes and Grundy's
-game), looks for a period at every quarter of each doubling and stops as soon
-as a theorem proves it (see :mod:`nimproof.engines.periods`). With ``--json``
-it prints one object::
+The table of ``SPEC`` is computed up to ``--max-n`` (default 2000); the
+periodicity ``g(n + p) = g(n) + s`` (period ``p``, preperiod ``n0``, saltus
+``s``) with the fewest stored values ``n0 + p`` that holds to the end of the
+table, over at least three periods, is reported. When a periodicity theorem
+applies, the answer says which, and the heap up to which it needs the table:
 
-    {"spec": "octal:0.16", "status": "proved" | "periodic" | "unsolved",
-     "max_n": N, "preperiod": ..., "period": ..., "proved": true, "theorem": "...",
-     "window_end": ..., "engine": "sparse-space", "seconds": ..., "checked": {...},
-     "rare_mask": ..., "rare_heaps": ..., "last_rare": ..., "largest_value": ..., ...}
+* a finite subtraction set with largest element ``k``: ``g(n + p) = g(n)``
+  for ``n0 <= n < n0 + k`` implies it for every ``n >= n0`` (Golomb);
+* an octal game (digits below 8, ``d0 = 0``) whose last non-zero digit has
+  index ``t``: the same for ``n0 <= n < 2 n0 + 2 p + t + 2`` implies it for
+  every ``n >= n0`` (Guy and Smith; the window is CGSuite's, a little wider
+  than the theorem's ``2 n0 + p + t``).
 
-Exit code 0 when the period is proved, 1 otherwise (a period seen but not
-proved, or none up to N), 2 for unusable input.
+The table is extended to that bound when needed; only then is the period
+called *proved*. Otherwise it is *apparent*: seen up to ``--max-n``, no
+more. The periodic table display follows: the values in rows of one period.
+
+Above :data:`LONG_FROM` heaps (the hard games: ``nimproof period octal:0.16
+--max-n 2000000``) the search runs on long tables instead
+(:func:`nimproof.engines.periods.find_period`): the sparse-space engine for
+two-way take-and-break codes and Grundy's game, a period looked for at every
+quarter of each doubling in linear time, and the run stops as soon as the
+theorem's window is covered (saltus 0 only). The JSON then also holds
+``seconds``, ``checked`` (the cross-checks of the values against the
+reference and the dense kernel) and ``figures`` (rare mask and counts, last
+rare heap, largest value and where it first occurs); ``values`` holds only
+the first :data:`LONG_VALUES_SHOWN` values.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import bounded_int, console, print_json
-from nimproof.cli.progress import rate_progress
-from nimproof.games import parse_spec
+from nimproof.errors import UsageError
 
-#: Default largest heap.
-DEFAULT_MAX_N = 1 << 22
-#: Largest heap the command accepts (the engines refuse what the machine cannot hold).
-LIMIT = 1 << 31
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from nimproof.games import HeapGame
+
+DEFAULT_MAX_N = 2000
+#: Largest table the command extends to when a theorem asks for it.
+MAX_THEOREM_N = 1_000_000
+#: Above this --max-n the long-table search is used.
+LONG_FROM = 100_000
+#: Largest --max-n (the engines refuse, with the memory needed, what the machine cannot hold).
+LONG_MAX_N = 1 << 31
+#: Values kept in the JSON answer of a long-table search.
+LONG_VALUES_SHOWN = 2000
+#: Full periods that must follow the preperiod in the table.
+MIN_PERIODS = 3
 
 
 def register(subparsers: Any) -> None:
     """Add the ``period`` command."""
     p = subparsers.add_parser(
-        "period", help="find the period of a one-heap game and prove it for all heaps"
+        "period",
+        help="find the period of a one-heap game (preperiod, period, saltus, bound)",
+        description="Find g(n + p) = g(n) + s in the Grundy table of a one-heap game, say "
+        "whether a periodicity theorem proves it for every n, and show the values in rows of "
+        "one period.",
     )
-    p.add_argument("spec", help="a game spec, e.g. octal:0.16, officers, subtraction:1,3,4")
+    p.add_argument("spec", help="a one-heap game spec, e.g. kayles, octal:0.137, knim:3")
     p.add_argument(
         "--max-n",
-        type=bounded_int(1, LIMIT, "--max-n"),
+        type=bounded_int(10, LONG_MAX_N, "--max-n"),
         default=DEFAULT_MAX_N,
-        help=f"largest heap to compute (default {DEFAULT_MAX_N:,})",
+        help=f"largest heap searched (default {DEFAULT_MAX_N})",
     )
     p.add_argument(
-        "--dense-check",
-        type=bounded_int(0, LIMIT, "--dense-check"),
-        default=1 << 15,
-        help="heaps recomputed by the dense kernel as a cross-check (default 32768)",
+        "--rows",
+        type=bounded_int(1, 10**6, "--rows"),
+        default=8,
+        help="rows of the periodic display after the preperiod (default 8)",
     )
-    p.add_argument(
-        "--no-stop", action="store_true", help="compute up to --max-n even once proved"
-    )
-    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Find the period and print it."""
+@dataclass(frozen=True, slots=True)
+class Periodicity:
+    """``g(n + period) = g(n) + saltus`` for every ``preperiod <= n`` seen."""
+
+    period: int
+    preperiod: int
+    saltus: int
+
+
+def find_periodicity(values: list[int], min_periods: int = MIN_PERIODS) -> Periodicity | None:
+    """The periodicity with the fewest stored values (``preperiod + period``) that holds to the
+    end of ``values`` and is seen over at least ``min_periods`` periods after the preperiod."""
+    import numpy as np
+
+    g = np.asarray(values, dtype=np.int64)
+    size = len(g)
+    best: tuple[tuple[int, int], Periodicity] | None = None
+    for p in range(1, size // (min_periods + 1) + 1):
+        if best is not None and p >= best[0][0]:
+            break
+        d = g[p:] - g[:-p]
+        s = int(d[-1])
+        bad = np.flatnonzero(d != s)
+        pre = int(bad[-1]) + 1 if bad.size else 0
+        if size - pre < (min_periods + 1) * p:
+            continue
+        key = (pre + p, p)
+        if best is None or key < best[0]:
+            best = (key, Periodicity(p, pre, s))
+    return best[1] if best else None
+
+
+def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
+    """The theorem that proves ``per`` from a finite table, and the largest heap it needs.
+
+    The theorems ask for ``g(n + p) = g(n) + s`` for ``n0 <= n < W``; the
+    bound returned is ``W - 1 + p``, the last heap that relation reads.
+    """
+    from nimproof.games import FiniteTakes, TakeAndBreak
+
+    if per.saltus != 0:
+        return None
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        k = max(spec.takes)
+        window = per.preperiod + k
+        return f"finite subtraction set, largest move {k} (Golomb)", window - 1 + per.period
+    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
+        t = spec.last_index
+        return (
+            f"octal game, last digit index {t} (Guy and Smith; CGSuite's window 2n0 + 2p + t + 2)",
+            2 * per.preperiod + 2 * per.period + t + 2 - 1 + per.period,
+        )
+    return None
+
+
+def analyse_long(game: HeapGame, max_n: int) -> dict[str, Any]:
+    """The answer for a long table (see the module docstring), in the same JSON shape."""
+    from nimproof.cli.progress import rate_progress
     from nimproof.engines.periods import find_period
 
-    game = parse_spec(args.spec)
     with rate_progress(f"{game.spec}: heaps") as cb:
-        result, _ = find_period(
-            game,
-            args.max_n,
-            progress=cb,
-            dense_check=args.dense_check,
-            stop_when_proved=not args.no_stop,
-        )
+        run, values = find_period(game, max_n, progress=cb)
+    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": run.engine}
+    extra = {"seconds": round(run.seconds, 3), "checked": run.checked, "figures": run.stats}
+    shown = [int(v) for v in values[:LONG_VALUES_SHOWN]]
+    f = run.found
+    if f is None:
+        out.update(status="none", checked_to=run.values - 1, values=shown, **extra)
+        return out
+    out.update(
+        status="proved" if f.proved else "apparent",
+        period=f.period,
+        preperiod=f.preperiod,
+        saltus=0,
+        theorem=f.theorem or None,
+        bound=f.window_end - 1 + f.period if f.theorem else None,
+        checked_to=run.values - 1,
+        values=shown,
+        **extra,
+    )
+    return out
+
+
+def analyse(game: HeapGame, max_n: int) -> dict[str, Any]:
+    """The answer as JSON: periodicity found, theorem, bound, status and the values used."""
+    from nimproof.cli.table import heap_values
+
+    if max_n > LONG_FROM:
+        return analyse_long(game, max_n)
+
+    values, engine, _ = heap_values(game, max_n)
+    per = find_periodicity(values)
+    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": engine}
+    if per is None:
+        out.update(status="none", values=values)
+        return out
+    rule = theorem_bound(game, per)
+    status = "apparent"
+    if rule is not None and rule[1] <= MAX_THEOREM_N:
+        if rule[1] > len(values) - 1:
+            values, engine, _ = heap_values(game, rule[1])
+            again = find_periodicity(values)
+            if again != per:  # the longer table shows another periodicity: report that one
+                per = again or per
+                rule = theorem_bound(game, per) if again else None
+        if rule is not None and rule[1] <= len(values) - 1 and _holds(values, per, rule[1]):
+            status = "proved"
+    out.update(
+        status=status,
+        period=per.period,
+        preperiod=per.preperiod,
+        saltus=per.saltus,
+        theorem=rule[0] if rule else None,
+        bound=rule[1] if rule else None,
+        checked_to=len(values) - 1,
+        engine=engine,
+        values=values,
+    )
+    return out
+
+
+def _holds(values: list[int], per: Periodicity, bound: int) -> bool:
+    p, s = per.period, per.saltus
+    return all(values[n + p] == values[n] + s for n in range(per.preperiod, bound - p + 1))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Find the periodicity and print it (JSON: one object)."""
+    from nimproof.games import HeapGame, parse_spec
+
+    game = parse_spec(args.spec)
+    if not isinstance(game, HeapGame) or game.misere:
+        raise UsageError(f"period takes a normal-play one-heap game; {game.spec} is not one")
+    answer = analyse(game, args.max_n)
     if args.json:
-        print_json(result.to_json())
-    else:
-        console.print(result.summary())
-        s = result.stats
-        if s:
-            console.print(
-                f"rare mask {s['rare_mask']:#x}{' with heap parity' if s['rare_by_position'] else ''}"
-                f", {s['rare_heaps']:,} rare heaps ({s['rare_values']} rare values), "
-                f"last rare heap {s['last_rare']:,}; largest value {s['largest_value']} "
-                f"first at {s['largest_at']:,}"
-            )
-        checks = ", ".join(f"{k} to {v:,}" for k, v in result.checked.items())
-        console.print(
-            f"{result.values:,} values by {result.engine} in {result.seconds:.2f} s; "
-            f"cross-checked against {checks}"
+        print_json(answer)
+        return 0
+    say = lambda text: console.print(text, markup=False, soft_wrap=True)  # noqa: E731
+    if answer["status"] == "none":
+        say(f"{game.spec}: no period up to n = {args.max_n} (at least {MIN_PERIODS} periods seen)")
+        return 0
+    p, n0, s = answer["period"], answer["preperiod"], answer["saltus"]
+    say(f"{game.spec}: preperiod {n0}, period {p}, saltus {s}")
+    if answer["status"] == "proved":
+        say(
+            f"  proved for every n >= {n0}: {answer['theorem']}, table checked to n = {answer['bound']}"
         )
-    return 0 if result.status == "proved" else 1
+        if "seconds" in answer:
+            _say_long(answer, say)
+    elif answer["theorem"]:
+        say(
+            f"  apparent: seen up to n = {answer['checked_to']}; {answer['theorem']} would need "
+            f"n = {answer['bound']}"
+        )
+    else:
+        say(f"  apparent: seen up to n = {answer['checked_to']}; no periodicity theorem applies")
+    if n0 + p > len(answer["values"]):
+        say(
+            f"  (no periodic display: preperiod and period exceed the {len(answer['values'])} values kept)"
+        )
+        return 0
+    display(answer["values"], p, n0, args.rows)
+    return 0
+
+
+def _say_long(answer: dict[str, Any], say: Callable[[str], None]) -> None:
+    fig = answer.get("figures") or {}
+    if fig:
+        pos = " with the heap's parity" if fig["rare_by_position"] else ""
+        say(
+            f"  rare mask {fig['rare_mask']:#x}{pos}: {fig['rare_heaps']:,} rare heaps "
+            f"({fig['rare_values']} rare values), last rare heap {fig['last_rare']:,}; "
+            f"largest value {fig['largest_value']} first at n = {fig['largest_at']:,}"
+        )
+    checks = ", ".join(f"{k} to n = {v:,}" for k, v in answer["checked"].items())
+    say(
+        f"  {answer['checked_to'] + 1:,} values in {answer['seconds']:.2f} s; cross-checked: {checks}"
+    )
+
+
+def display(values: list[int], p: int, n0: int, rows: int) -> None:
+    """The periodic table display: the preperiod, then rows of one period each."""
+    import sys
+
+    end = min(len(values), n0 + rows * p)
+    shown = values[:end]
+    cell = max(len(str(v)) for v in shown)
+    label = len(str(end))
+    out = sys.stdout
+    out.write(" " * label + "  " + " ".join(f"+{j}".rjust(cell) for j in range(p)) + "\n")
+    start = 0
+    while start < n0:  # the preperiod, in rows of p values, marked
+        row = shown[start : min(start + p, n0)]
+        out.write(f"{start:>{label}}: " + " ".join(str(v).rjust(cell) for v in row) + "   (pre)\n")
+        start += p
+    for first in range(n0, end, p):
+        row = shown[first : first + p]
+        out.write(f"{first:>{label}}: " + " ".join(str(v).rjust(cell) for v in row) + "\n")
+    if end < len(values):
+        out.write(f"... (--rows for more; values to n = {len(values) - 1} checked)\n")

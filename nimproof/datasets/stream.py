@@ -97,9 +97,11 @@ def stream_table(
 
 
 def _engine(game: Game) -> tuple[str, np.ndarray | None]:
-    takes = getattr(game, "takes", None)
-    if isinstance(takes, tuple) and takes and not game.misere and not getattr(game, "splits", 1):
-        return "subtraction-stream", np.array(sorted(takes), dtype=np.int64)
+    from nimproof.games.base import FiniteTakes
+
+    spec = getattr(game, "moves_spec", None)
+    if isinstance(spec, FiniteTakes) and not game.misere:
+        return "subtraction-stream", np.array(sorted(spec.takes), dtype=np.int64)
     from nimproof.engines import heap_engine
 
     return heap_engine(game), None
@@ -214,12 +216,12 @@ def _run_whole(
     return int(table.values.max())
 
 
-def _merge(
-    game: Game, n_max: int, engine: str, folder: Path, path: Path, part_rows: int
-) -> None:
+def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_rows: int) -> None:
     """Write ``path`` from the parts: the store's columns, metadata and content hash."""
     count = -(-(n_max + 1) // part_rows)
-    dtypes = {str(pq.read_schema(folder / _part_name(i)).field("grundy").type) for i in range(count)}
+    dtypes = {
+        str(pq.read_schema(folder / _part_name(i)).field("grundy").type) for i in range(count)
+    }
     wide = pa.from_numpy_dtype(np.dtype(max(dtypes, key=_width)))
     h = hashlib.sha256(b"n\0")
     step = 1 << 20

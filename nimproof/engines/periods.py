@@ -38,7 +38,7 @@ from nimproof.engines.sparse import (
     table_bytes,
 )
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame
+from nimproof.games.base import Game, HeapGame, SplitUnequal, TakeAndBreak
 
 #: Heaps compared with the plain reference implementation (splitting games).
 REFERENCE_CHECK = 3000
@@ -75,7 +75,9 @@ class PeriodRun:
         head = f"{self.spec}: preperiod {f.preperiod:,}, period {f.period:,}"
         if f.proved:
             return f"{head}, proved for all n ({f.theorem}; window to {f.window_end:,})"
-        why = "no periodicity theorem applies" if not f.theorem else "table too short for the window"
+        why = (
+            "no periodicity theorem applies" if not f.theorem else "table too short for the window"
+        )
         return f"{head} up to {n:,}, not proved ({why})"
 
     def to_json(self) -> dict[str, Any]:
@@ -166,13 +168,13 @@ def cross_check(game: HeapGame, values: np.ndarray, dense_check: int) -> dict[st
     ref = reference.heap_table(game, n_ref - 1)
     _same(game, "the reference implementation", values[:n_ref], np.array(ref))
     out["reference"] = n_ref - 1
-    digits = getattr(game, "digits", None)
+    spec = game.moves_spec
     if game.splits and dense_check > 0:
         n_dense = min(len(values), dense_check + 1)
         dense = np.zeros(n_dense, dtype=np.int64)
-        if isinstance(digits, tuple):
-            hk.octal_kernel(dense, 0, n_dense, np.array(digits, dtype=np.int64), 0, 0)
-        elif game.spec == "grundys-game":
+        if isinstance(spec, TakeAndBreak):
+            hk.octal_kernel(dense, 0, n_dense, np.array(spec.digits, dtype=np.int64), 0, 0)
+        elif isinstance(spec, SplitUnequal):
             hk.grundys_game_kernel(dense, 0, n_dense, 0)
         else:
             return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 
 from nimproof.games.base import Game, HeapGame, Position, canonical_heaps, mex
-from nimproof.games.misere import Misere
 
 
 def heap_table(game: HeapGame, n_max: int) -> list[int]:
@@ -70,9 +69,7 @@ def value(game: Game, position: Position, cache: dict[Hashable, int] | None = No
 
 
 def _key(game: Game, position: Position) -> Hashable:
-    if isinstance(game, (HeapGame, Misere)) and (
-        isinstance(game, HeapGame) or game.heap_base is not None
-    ):
+    if isinstance(game.normal, HeapGame):
         if isinstance(position, int):
             return canonical_heaps((position,))
         return canonical_heaps(position)  # type: ignore[arg-type]
@@ -147,3 +144,25 @@ def winning_targets(
     """
     memo: dict[Hashable, int] = {} if cache is None else cache
     return {_key(game, q) for q in game.moves(position) if value(game, q, memo) == 0}
+
+
+def heap_table_within(game: HeapGame, n_max: int, max_moves: int) -> list[int] | None:
+    """:func:`heap_table`, or None as soon as more than ``max_moves`` moves were enumerated.
+
+    For callers that want the plain computation only when it is cheap (a
+    small table on the command line) and a compiled engine otherwise.
+    """
+    g: list[int] = []
+    seen = 0
+    for n in range(n_max + 1):
+        values = set()
+        for parts in game.options(n):
+            seen += 1
+            if seen > max_moves:
+                return None
+            v = 0
+            for a in parts:
+                v ^= g[a]
+            values.add(v)
+        g.append(mex(values))
+    return g

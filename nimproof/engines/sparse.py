@@ -21,8 +21,8 @@ largest value and where it first occurs) are in :meth:`SparseTable.stats`.
 prover (:func:`nimproof.provers.periodicity.theorem_window`) which theorem
 proves it for all heaps and how much of the table that theorem needs.
 
-Which games: :func:`split_rule` reads the move structure from the game's
-attributes (its digits), never from its class.
+Which games: :func:`split_rule` reads the game's move description
+(``moves_spec``), never its class.
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
+
+if TYPE_CHECKING:
+    from nimproof.games.base import HeapGame
 
 Progress = Callable[[int, int], None]
 
@@ -82,20 +85,22 @@ class SplitRule:
 def split_rule(game: object) -> SplitRule | None:
     """The :class:`SplitRule` of ``game`` when the sparse engine applies, else None.
 
-    Applies to normal-play games with octal/hex digits that use only the bits
-    1, 2, 4 and split somewhere, and to Grundy's game. Decided from the game's
-    attributes (``digits``, ``spec``, ``misere``), not its class.
+    Applies to normal-play games whose move description
+    (:attr:`nimproof.games.base.Game.moves_spec`) is a take-and-break code
+    with digits that use only the bits 1, 2, 4 and split somewhere, and to
+    Grundy's game (:class:`~nimproof.games.base.SplitUnequal`).
     """
+    from nimproof.games.base import SplitUnequal, TakeAndBreak
+
     if getattr(game, "misere", False):
         return None
-    if getattr(game, "spec", None) == "grundys-game":
+    spec = getattr(game, "moves_spec", None)
+    if isinstance(spec, SplitUnequal):
         return SplitRule((4,), unequal=True)
-    digits = getattr(game, "digits", None)
-    if not isinstance(digits, tuple) or not digits:
+    if not isinstance(spec, TakeAndBreak):
         return None
-    if any(not isinstance(d, int) or d < 0 or d >= 8 for d in digits):
-        return None
-    if digits[0] not in (0, 4) or not any(d & 4 for d in digits):
+    digits = spec.digits
+    if any(d >= 8 for d in digits) or digits[0] not in (0, 4) or not any(d & 4 for d in digits):
         return None
     return SplitRule(tuple(int(d) for d in digits))
 
@@ -399,7 +404,7 @@ class PeriodCheck:
     proved: bool
 
 
-def period_check(game: object, values: np.ndarray, count: int) -> PeriodCheck | None:
+def period_check(game: HeapGame, values: np.ndarray, count: int) -> PeriodCheck | None:
     """Look for the period of ``values[:count]`` and whether a theorem proves it.
 
     The least period of the second half of the table is found in linear time;

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import cast
 
-from nimproof.games.base import MultiHeapGame, Position
+from nimproof.games.base import MultiHeapGame, Position, StairToStair, UpToKHeaps
 from nimproof.games.registry import family, need_args, no_args, parse_int
 
 
@@ -16,6 +16,10 @@ class Moore(MultiHeapGame):
     def __init__(self, k: int) -> None:
         self.k = k
         self.spec = f"moore:{k}"
+
+    @property
+    def moves_spec(self) -> UpToKHeaps:
+        return UpToKHeaps(self.k)
 
     def moves(self, position: Position) -> Iterator[Position]:
         heaps = cast(tuple[int, ...], position)
@@ -42,6 +46,10 @@ class Staircase(MultiHeapGame):
     spec = "staircase"
     lowers_heaps = False
 
+    @property
+    def moves_spec(self) -> StairToStair:
+        return StairToStair()
+
     def moves(self, position: Position) -> Iterator[Position]:
         piles = cast(tuple[int, ...], position)
         for i, a in enumerate(piles):
@@ -55,7 +63,7 @@ class Staircase(MultiHeapGame):
 
 @family(
     "moore",
-    "Moore's Nim_K on several heaps: a move lowers 1..K heaps",
+    "Moore's Nim: several heaps; a move takes tokens from at least one and at most K heaps",
     "moore:2",
     aliases=("moores-nim", "nim-k"),
     multi_heap=True,
@@ -67,7 +75,7 @@ def _moore(args: str | None) -> Moore:
 
 @family(
     "staircase",
-    "staircase Nim: coins move one stair down; coins on stair 1 leave",
+    "staircase Nim: coins on stairs 1, 2, ...; a move shifts some coins of one stair to the stair below (from stair 1 they leave)",
     "staircase",
     aliases=("staircase-nim",),
     multi_heap=True,

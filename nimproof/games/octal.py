@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from nimproof.errors import SpecError
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, SplitUnequal, TakeAndBreak
 from nimproof.games.registry import family, need_args, no_args
 
 MAX_DIGITS = 64
@@ -29,6 +29,10 @@ class Octal(HeapGame):
         self.spec = spec or f"octal:{code}"
         # A game whose digits never use the splitting bits is a subtraction game.
         self.splits = any(d & 0b1100 for d in self.digits)  # type: ignore[misc]
+
+    @property
+    def moves_spec(self) -> TakeAndBreak:
+        return TakeAndBreak(self.digits)
 
     @property
     def last_index(self) -> int:
@@ -84,17 +88,28 @@ class GrundysGame(HeapGame):
     spec = "grundys-game"
     splits = True
 
+    @property
+    def moves_spec(self) -> SplitUnequal:
+        return SplitUnequal()
+
     def options(self, n: int) -> Iterator[Heaps]:
         for a in range(1, (n + 1) // 2):
             yield (a, n - a)
 
 
 _NAMED = {"kayles": "0.77", "dawsons-kayles": "0.07", "dawsons-chess": "0.137", "officers": "0.6"}
+_NAMED_WORDS = {
+    "kayles": "a row of pins; a move knocks down one pin or two neighbouring pins",
+    "dawsons-kayles": "a row of pins; a move knocks down two neighbouring pins",
+    "dawsons-chess": "Dawson's chess: pawns facing each other on a 3 x n board, captures forced",
+    "officers": "a row of tokens; a move removes one token and leaves one or two nonempty rows",
+}
 
 
 @family(
     "octal",
-    "take-and-break game by its octal/hex code (CGSuite convention)",
+    "a row of tokens; a move removes some and may split what is left into two rows, "
+    "as the octal code says (CGSuite's convention; hex digits allowed)",
     "octal:0.77",
     aliases=("hex", "take-and-break"),
 )
@@ -106,7 +121,7 @@ def _octal(args: str | None) -> HeapGame:
 
 
 def _named(name: str, code: str) -> None:
-    @family(name, f"take-and-break game octal:{code}", name)
+    @family(name, f"{_NAMED_WORDS[name]} (octal:{code})", name)
     def parse(args: str | None) -> Octal:
         no_args(name, args)
         return Octal(code, spec=name)
@@ -118,7 +133,7 @@ for _name, _code in _NAMED.items():
 
 @family(
     "grundys-game",
-    "split one heap into two unequal heaps (4!.0)",
+    "heaps of tokens; a move splits one heap into two unequal nonempty heaps",
     "grundys-game",
     aliases=("grundy",),
 )

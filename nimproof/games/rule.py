@@ -12,14 +12,14 @@ move is illegal.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.expr import evaluate, evaluate_array, parse
-from nimproof.expr.nodes import Node
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, RelationMoves
 from nimproof.games.registry import family, need_args
+
+if TYPE_CHECKING:
+    from nimproof.expr.nodes import Node
 
 CHECK_UP_TO = 64
 
@@ -28,6 +28,8 @@ class Rule(HeapGame):
     """A one-heap game whose moves ``n -> m`` are given by a predicate."""
 
     def __init__(self, text: str) -> None:
+        from nimproof.expr import parse  # the expression language (and numpy) load on first use
+
         self.text = text.strip()
         if len(self.text) >= 2 and self.text[0] == self.text[-1] and self.text[0] in "\"'":
             self.text = self.text[1:-1].strip()
@@ -36,6 +38,10 @@ class Rule(HeapGame):
         self._reject_raising_moves()
 
     def _reject_raising_moves(self) -> None:
+        import numpy as np
+
+        from nimproof.expr import evaluate_array
+
         n, m = np.meshgrid(np.arange(CHECK_UP_TO), np.arange(CHECK_UP_TO), indexing="ij")
         try:
             ok, undefined = evaluate_array(self.predicate, {"n": n, "m": m})
@@ -48,14 +54,13 @@ class Rule(HeapGame):
                 f"rule {self.text!r} allows the move n={i} -> m={j}; a move must lower the heap (m < n)"
             )
 
+    @property
+    def moves_spec(self) -> RelationMoves:
+        return RelationMoves(self.predicate, self.text)
+
     def legal(self, n: int, m: int) -> bool:
         """True when the move ``n -> m`` is legal (an undefined rule value means illegal)."""
-        if not 0 <= m < n:
-            return False
-        try:
-            return bool(evaluate(self.predicate, {"n": n, "m": m}))
-        except EvalError:
-            return False
+        return self.moves_spec.legal(n, m)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for m in range(n):
@@ -64,7 +69,9 @@ class Rule(HeapGame):
 
 
 @family(
-    "rule", "one heap; a move n -> m is legal when the expression holds", "rule:(n+1)//2 <= m < n"
+    "rule",
+    "one heap; a move from n to m tokens is legal when your expression in n and m holds",
+    "rule:(n+1)//2 <= m < n",
 )
 def _rule(args: str | None) -> Rule:
     return Rule(need_args("rule", args, "an expression in n and m"))

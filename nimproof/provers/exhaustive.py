@@ -23,26 +23,49 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Hashable, Iterator
-from typing import Any, cast
+from collections.abc import Hashable, Iterator, Mapping
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate, evaluate_array
-from nimproof.games import HeapGame, PluginGame
-from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Subtraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.octal import GrundysGame, Octal
-from nimproof.games.rule import Rule
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    FiniteTakes,
+    HeapGame,
+    IntervalTakes,
+    OneHeapOfEach,
+    PluginGame,
+    RelationMoves,
+    SetTakes,
+    SplitUnequal,
+    StairToStair,
+    TakeAndBreak,
+    UpToKHeaps,
+)
 from nimproof.provers import kernels, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope, Status
 
 NAME = "exhaustive"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``exhaustive`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """largest heap (one-heap claims)"""
+    max_heap: int
+    """largest heap in each position"""
+    max_total: int
+    """most tokens in all (staircase Nim)"""
+    max_size: int
+    """largest size (plugin games)"""
+    max_value: int
+    """largest value of each variable (identities)"""
+
+
 MAX_POSITIONS = 50_000_000
 GENERIC_MAX_POSITIONS = 400_000
 
@@ -51,7 +74,7 @@ class _TooLarge(Exception):
     pass
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check the claim on every position up to the bound in ``options``."""
     t0 = time.monotonic()
     try:
@@ -87,7 +110,7 @@ def _ladder(limit: int, first: int) -> list[int]:
     return out
 
 
-def _bound(options: dict[str, Any], keys: tuple[str, ...], default: int, cap: int) -> int:
+def _bound(options: Mapping[str, Any], keys: tuple[str, ...], default: int, cap: int) -> int:
     for key in keys:
         if key in options:
             value = options[key]
@@ -119,16 +142,17 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
     assert base is not None
     tv = 1 if ctx.misere else 0
     n_all = len(F)
-    if isinstance(base, Subtraction):
-        return kernels.mex_takes(F, np.asarray(base.takes, dtype=np.int64), tv)
-    if isinstance(base, IntervalGame):
-        lo = np.asarray([base.move_interval(n)[0] for n in range(n_all)], dtype=np.int64)
+    spec = base.moves_spec
+    if isinstance(spec, FiniteTakes):
+        return kernels.mex_takes(F, np.asarray(spec.takes, dtype=np.int64), tv)
+    if isinstance(spec, IntervalTakes):
+        lo = np.asarray([spec.lowest(n) for n in range(n_all)], dtype=np.int64)
         return kernels.mex_interval(F, lo, tv)
-    if isinstance(base, (InfiniteSubtraction, Rule)):
+    if isinstance(spec, SetTakes | RelationMoves):
         starts = [0]
         targets: list[int] = []
-        if isinstance(base, InfiniteSubtraction):
-            members = base.members_up_to(n_all)
+        if isinstance(spec, SetTakes):
+            members = spec.members_up_to(n_all)
             for n in range(n_all):
                 targets.extend(n - t for t in members if t <= n)
                 starts.append(len(targets))
@@ -137,7 +161,7 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
                 raise _TooLarge("rule games are checked exhaustively up to n = 3000")
             for n in range(n_all):
                 m = np.arange(n, dtype=np.int64)
-                ok, undefined = evaluate_array(base.predicate, {"n": np.int64(n), "m": m})
+                ok, undefined = evaluate_array(spec.predicate, {"n": np.int64(n), "m": m})
                 legal = np.broadcast_to(ok & ~undefined, m.shape)
                 targets.extend(int(x) for x in m[legal])
                 starts.append(len(targets))
@@ -146,20 +170,20 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
         )
     if ctx.misere:
         return None  # split positions are not single heaps in misère play
-    if isinstance(base, Octal):
-        return kernels.mex_octal(F, np.asarray(base.digits, dtype=np.int64))
-    if isinstance(base, GrundysGame):
+    if isinstance(spec, TakeAndBreak):
+        return kernels.mex_octal(F, np.asarray(spec.digits, dtype=np.int64))
+    if isinstance(spec, SplitUnequal):
         return kernels.mex_grundys_game(F)
     return None
 
 
-def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     from nimproof.engines import grundy_table
 
     base = ctx.heap_game
     assert base is not None
     limit = _bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
-    if isinstance(base, IntervalGame | Rule | InfiniteSubtraction) and limit > 200_000:
+    if isinstance(base.moves_spec, IntervalTakes | RelationMoves | SetTakes) and limit > 200_000:
         raise _TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
     if ctx.misere and base.splits and limit > 60:
         raise _TooLarge("misère take-and-break heaps are checked exhaustively up to n = 60")
@@ -253,19 +277,18 @@ def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
 
 
 def _heaps_of(ctx: ClaimContext) -> int:
-    if ctx.heaps is not None:
-        return ctx.heaps
-    if isinstance(ctx.game, Sum):
-        return len(ctx.game.components)
+    if ctx.heap_count is not None:
+        return ctx.heap_count
     raise _TooLarge("this claim needs a heap count")
 
 
 def _vector_axes(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """Per-axis one-heap rules when the game is a sum that whole-array operations handle."""
-    game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Sum):
-        comps = list(base.components)
+    assert ctx.game is not None
+    spec = ctx.game.moves_spec
+    base = ctx.game.normal
+    if isinstance(spec, OneHeapOfEach):
+        comps = list(spec.components)
     elif isinstance(base, HeapGame):
         comps = [base] * h
     else:
@@ -293,12 +316,13 @@ def _shift_any(mask: np.ndarray, axis: int, lo: np.ndarray) -> np.ndarray:
 def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
     """Positions with a move along ``axis`` (one heap of ``game``) into ``mask``."""
     b = mask.shape[axis]
-    if isinstance(game, IntervalGame):
-        lo = np.asarray([game.move_interval(a)[0] for a in range(b)], dtype=np.int64)
+    spec = game.moves_spec
+    if isinstance(spec, IntervalTakes):
+        lo = np.asarray([spec.lowest(a) for a in range(b)], dtype=np.int64)
         return _shift_any(mask, axis, lo)
     out = np.zeros(mask.shape, dtype=bool)
-    if isinstance(game, Subtraction):
-        for t in game.takes:
+    if isinstance(spec, FiniteTakes):
+        for t in spec.takes:
             if t >= b:
                 break
             src = [slice(None)] * mask.ndim
@@ -319,12 +343,13 @@ def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
 
 def _reach(mask: np.ndarray, ctx: ClaimContext, axes: list[HeapGame] | None) -> np.ndarray:
     """Positions of the box with a move into ``mask``."""
-    game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    if isinstance(game, Moore):
+    assert ctx.game is not None
+    spec = ctx.game.moves_spec
+    if isinstance(spec, UpToKHeaps):
         h = mask.ndim
         out = np.zeros(mask.shape, dtype=bool)
         lo = np.zeros(mask.shape[0], dtype=np.int64)
-        for size in range(1, min(game.k, h) + 1):
+        for size in range(1, min(spec.k, h) + 1):
             for subset in itertools.combinations(range(h), size):
                 cur = mask
                 for axis in subset:
@@ -344,14 +369,15 @@ def _first_by_size(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(x) for x in idx[order[0]])
 
 
-def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _multi(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
     if isinstance(game, PluginGame):
         return _generic(ctx, options)
+    assert game is not None
     h = _heaps_of(ctx)
     axes = _vector_axes(ctx, h)
-    if isinstance(base, Staircase) or (axes is None and not isinstance(base, Moore)):
+    spec = game.moves_spec
+    if isinstance(spec, StairToStair) or (axes is None and not isinstance(spec, UpToKHeaps)):
         return _generic(ctx, options)
     limit = _bound(options, ("max_heap",), 7, 4096)
     if (limit + 1) ** h > MAX_POSITIONS:
@@ -442,9 +468,8 @@ def _generic_positions(ctx: ClaimContext, bound: int, h: int | None) -> Iterator
     if isinstance(game, PluginGame):
         yield from game.positions(bound)
         return
-    assert h is not None
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Staircase):
+    assert h is not None and game is not None
+    if isinstance(game.moves_spec, StairToStair):
         # Every position with at most `bound` coins in all: closed under moves.
         for total in range(bound + 1):
             for cut in itertools.combinations(range(total + h - 1), h - 1):
@@ -457,13 +482,13 @@ def _generic_positions(ctx: ClaimContext, bound: int, h: int | None) -> Iterator
     yield from itertools.product(range(bound + 1), repeat=h)
 
 
-def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     """Compare the claim with reference values on a closed domain, position by position."""
     game = ctx.game
     assert game is not None
     plugin = isinstance(game, PluginGame)
     h = None if plugin else _heaps_of(ctx)
-    keys = ("max_size",) if plugin else ("max_total",) if _staircase(ctx) else ("max_heap",)
+    keys = ("max_size",) if plugin else ("max_total",) if ctx.staircase else ("max_heap",)
     limit = _bound(options, (*keys, "max_heap", "max_total", "max_size"), 6, 100_000)
     cache: dict[Hashable, int] = {}
     checked = -1
@@ -476,7 +501,7 @@ def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
                 raise _TooLarge(f"more than {GENERIC_MAX_POSITIONS} positions at bound {bound}")
         positions.sort(key=lambda p: (sum(p), len(p), p))
         for pos in positions:
-            key = game.position(pos) if isinstance(game, Sum) else pos
+            key = game.position(pos)
             actual = reference.value(game, key, cache)
             try:
                 claimed = recheck.formula_at(ctx, pos)
@@ -503,7 +528,7 @@ def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
                     {},
                 )
         checked, count = bound, len(positions)
-    measure = "size" if plugin else "total" if _staircase(ctx) else "heap"
+    measure = "size" if plugin else "total" if ctx.staircase else "heap"
     return (
         "proved",
         Scope("bound", bound=checked, measure=measure, heaps=h),
@@ -513,17 +538,12 @@ def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     )
 
 
-def _staircase(ctx: ClaimContext) -> bool:
-    g = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    return isinstance(g, Staircase)
-
-
 # ---------------------------------------------------------------------------
 # identities and sums
 # ---------------------------------------------------------------------------
 
 
-def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _identity(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     assert ctx.formula is not None
     names = list(ctx.claim.variables)
     limit = _bound(options, ("max_value",), 63, 1 << 20)
@@ -580,11 +600,11 @@ def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     )
 
 
-def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     from nimproof.engines import grundy_table
 
     game = ctx.game
-    assert isinstance(game, Sum)
+    assert game is not None
     limit = _bound(options, ("max_heap",), 8, 64)
     comps = ctx.components
     tables = [grundy_table(c, limit) for c in comps]

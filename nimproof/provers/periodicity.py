@@ -20,21 +20,32 @@ applicable theorem the claim is verified up to ``max_n`` only.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.games.heap import Subtraction
-from nimproof.games.octal import Octal
+from nimproof.games import FiniteTakes, HeapGame, TakeAndBreak
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``periodicity`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """check the table at least up to this heap (0: as far as the theorem needs)"""
+    margin: Literal["cgsuite", "guy-smith"]
+    """which statement of the periodicity theorem's margin to use"""
+
+
 REFERENCE_LIMIT = 3000
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Decide a ``periodic`` claim."""
     from nimproof.engines import grundy_table
 
@@ -129,7 +140,7 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
 
 
 def theorem_window(
-    game: object, period: int, preperiod: int, saltus: int = 0, margin: str = "cgsuite"
+    game: HeapGame, period: int, preperiod: int, saltus: int = 0, margin: str = "cgsuite"
 ) -> tuple[str, int]:
     """The periodicity theorem that applies to ``game`` and the end (exclusive) of the window
     of heaps ``n`` on which ``g(n + period) == g(n) + saltus`` must be checked; ``("", 0)``
@@ -138,15 +149,16 @@ def theorem_window(
     return _window(game, period, preperiod, saltus, {"margin": margin})
 
 
-def _window(game: object, p: int, n0: int, s: int, options: dict[str, Any]) -> tuple[str, int]:
+def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
     """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
     if s != 0:
         return "", 0
-    if isinstance(game, Subtraction):
-        k = max(game.takes)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        k = max(spec.takes)
         return f"finite subtraction window (Golomb), max S = {k}", n0 + k
-    if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
-        t = game.last_index
+    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
+        t = spec.last_index
         if options.get("margin", "cgsuite") == "guy-smith":
             return (
                 f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",

@@ -32,18 +32,15 @@ Soundness measures:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict
 
 import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import HeapGame
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.sums import Sum
+from nimproof.games import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import recheck, witnesses
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import HeapMoves, heap_move_legal, heap_moves, is_move
@@ -51,6 +48,23 @@ from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "z3_bitvec"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``z3_bitvec`` method in ``[claim.checks]`` (all optional)."""
+
+    width: int
+    """heaps below 2**width"""
+    widths: list[int]
+    """several widths, tried in ascending order"""
+    timeout: float
+    """seconds for the solver"""
+    witness_candidates: int
+    """how many values of j a witness formula is expanded over"""
+    quantifier_max_width: int
+    """largest width at which condition 2 may use a quantifier"""
+
+
 DEFAULT_TIMEOUT = 120.0
 QUANTIFIER_MAX_WIDTH = 10
 SHRINK_ROUNDS = 40
@@ -63,7 +77,7 @@ class _Found:
     counterexample: Counterexample
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Prove the claim's local conditions at each requested width (ascending)."""
     t0 = time.monotonic()
     widths = options.get("widths") or [options.get("width", 16)]
@@ -103,18 +117,13 @@ def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
         return MethodResult(
             NAME, "unknown", detail="; ".join(notes), seconds=time.monotonic() - t0, stats=stats
         )
-    measure = "value" if ctx.kind == "identity" else "total" if _is_staircase(ctx) else "heap"
+    measure = "value" if ctx.kind == "identity" else "total" if ctx.staircase else "heap"
     scope = Scope("width", width=max(proved), measure=measure, heaps=ctx.heaps)
     return MethodResult(NAME, "proved", scope, "; ".join(notes), time.monotonic() - t0, stats=stats)
 
 
-def _is_staircase(ctx: ClaimContext) -> bool:
-    g = ctx.game
-    return isinstance(g, Staircase) or (isinstance(g, Misere) and isinstance(g.base, Staircase))
-
-
 def _prove(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     if ctx.kind == "identity":
         return _identity(ctx, w, solver)
@@ -172,7 +181,7 @@ def _identity(ctx: ClaimContext, w: int, solver: Solver) -> _Found | None:
 
 
 def _one_heap(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None
@@ -383,58 +392,75 @@ class _MultiGame:
     move: Callable[[list[z3.BitVecRef], list[z3.BitVecRef]], z3.BoolRef]
     terminal: Callable[[list[z3.BitVecRef]], z3.BoolRef]
     finite: Callable[[list[z3.BitVecRef]], list[tuple[list[z3.BitVecRef], z3.BoolRef]]] | None
-    plain: object  # the game object for is_move
+    plain: Game  # the game whose move definition re-checks a move (is_move)
 
 
 def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
+    """The symbolic moves of the claim's game, from its description."""
     game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
+    assert game is not None
+    spec = game.moves_spec
     h = ctx.heaps or 0
-
-    if isinstance(base, Moore):
-        k = base.k
-
-        def moore_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-            lowered = [
-                z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)
-            ]
-            count = lowered[0]
-            for x in lowered[1:]:
-                count = count + x
-            return z3.And(
-                *[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k)
-            )
-
-        return _MultiGame(moore_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
-    if isinstance(base, Staircase):
-
-        def stair_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-            cases = []
-            for i in range(h):
-                same = [q[j] == p[j] for j in range(h) if j not in (i, i - 1)]
-                down = z3.ULT(q[i], p[i])
-                if i == 0:
-                    cases.append(z3.And(down, *same))
-                else:
-                    moved = p[i] - q[i]
-                    cases.append(
-                        z3.And(
-                            down,
-                            q[i - 1] == p[i - 1] + moved,
-                            z3.BVAddNoOverflow(p[i - 1], moved, False),
-                            *same,
-                        )
-                    )
-            return z3.Or(*cases)
-
-        return _MultiGame(stair_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
-
-    if isinstance(base, Sum):
-        components: list[HeapGame] = list(base.components)
-    elif isinstance(base, HeapGame):
-        components = [base] * h
+    if isinstance(spec, UpToKHeaps):
+        return _moore_game(game, spec.k, h)
+    if isinstance(spec, StairToStair):
+        return _staircase_game(game, h)
+    normal = game.normal
+    if isinstance(spec, OneHeapOfEach):
+        components: list[HeapGame] = list(spec.components)
+    elif isinstance(normal, HeapGame):
+        components = [normal] * h
     else:
-        raise Unsupported(f"no symbolic moves for {ctx.game.spec if ctx.game else '?'}")
+        raise Unsupported(f"no symbolic moves for {game.spec}")
+    return _sum_game(game, components, h, width)
+
+
+def _all_zero(p: list[z3.BitVecRef]) -> z3.BoolRef:
+    return z3.And(*[x == 0 for x in p])
+
+
+def _moore_game(game: Game, k: int, h: int) -> _MultiGame:
+    """Moore's Nim_k: 1..k heaps lowered, none raised."""
+
+    def moore_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
+        lowered = [
+            z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)
+        ]
+        count = lowered[0]
+        for x in lowered[1:]:
+            count = count + x
+        return z3.And(*[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k))
+
+    return _MultiGame(moore_move, _all_zero, None, game.normal)
+
+
+def _staircase_game(game: Game, h: int) -> _MultiGame:
+    """Staircase Nim: coins carried from stair i to stair i - 1 (or off the first stair)."""
+
+    def stair_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
+        cases = []
+        for i in range(h):
+            same = [q[j] == p[j] for j in range(h) if j not in (i, i - 1)]
+            down = z3.ULT(q[i], p[i])
+            if i == 0:
+                cases.append(z3.And(down, *same))
+            else:
+                moved = p[i] - q[i]
+                cases.append(
+                    z3.And(
+                        down,
+                        q[i - 1] == p[i - 1] + moved,
+                        z3.BVAddNoOverflow(p[i - 1], moved, False),
+                        *same,
+                    )
+                )
+        return z3.Or(*cases)
+
+    return _MultiGame(stair_move, _all_zero, None, game.normal)
+
+
+def _sum_game(game: Game, components: list[HeapGame], h: int, width: int) -> _MultiGame:
+    """A sum of non-splitting heap rules: a move changes exactly one heap by its rule."""
     views = []
     for comp in components:
         hm = heap_moves(comp)
@@ -479,22 +505,19 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
             return out
 
         finite = finite_moves
-    return _MultiGame(sum_move, sum_terminal, finite, base)
+    return _MultiGame(sum_move, sum_terminal, finite, game.normal)
 
 
 def _multi(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     assert ctx.formula is not None
-    h = ctx.heaps
+    h = ctx.heap_count
     if h is None:
-        if isinstance(ctx.game, Sum):
-            h = len(ctx.game.components)
-        else:
-            raise Unsupported("a multi-heap claim needs a heap count")
+        raise Unsupported("a multi-heap claim needs a heap count")
     ctx_heaps = h
     width = w + 4 + ctx_heaps.bit_length()
-    staircase = _is_staircase(ctx)
+    staircase = ctx.staircase
     mg = _multi_game(_with_heaps(ctx, ctx_heaps), width)
     p = [z3.BitVec(f"p{i}", width) for i in range(ctx_heaps)]
     q = [z3.BitVec(f"q{i}", width) for i in range(ctx_heaps)]
@@ -625,18 +648,7 @@ def _multi(
 def _with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
     if ctx.heaps == h:
         return ctx
-    from dataclasses import replace
-
-    return ClaimContext(
-        replace(ctx.claim, heaps=h),
-        ctx.game,
-        ctx.formula,
-        ctx.params,
-        ctx.witness_name,
-        ctx.witness,
-        ctx.components,
-        ctx.deadline,
-    )
+    return replace(ctx, claim=replace(ctx.claim, heaps=h))
 
 
 def _builtin_candidates(
@@ -651,10 +663,10 @@ def _builtin_candidates(
     if name == "staircase":
         return witnesses.staircase(p)
     if name == "moore":
-        game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-        if not isinstance(game, Moore):
+        spec = ctx.game.moves_spec if ctx.game is not None else None
+        if not isinstance(spec, UpToKHeaps):
             raise Unsupported("the 'moore' witness needs a moore:K game")
-        return witnesses.moore(p, game.k)
+        return witnesses.moore(p, spec.k)
     raise Unsupported(f"unknown witness {name!r}")
 
 

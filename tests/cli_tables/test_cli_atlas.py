@@ -52,7 +52,9 @@ def test_a_failure_is_recorded_in_its_row() -> None:
     assert row["status"] == "error" and "SpecError" in row["error"]
 
 
-def test_sweep_resumes_and_retries_only_failures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sweep_resumes_and_retries_only_failures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "atlas"
     first = run_sweep(SMALL[:3], 4096, out, workers=0)
     assert first.computed == 3 and first.skipped == 0
@@ -82,9 +84,24 @@ def test_two_worker_dask_cluster_gives_the_same_rows(tmp_path: Path) -> None:
     assert local.computed == dask.computed == len(SMALL)
 
 
-def test_cli_writes_parquet_html_and_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_writes_parquet_html_and_markdown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "a"
-    code = main(["atlas", "--codes", "0.07,0.6", "--max-n", "3000", "--out", str(out), "--workers", "0", "--json"])
+    code = main(
+        [
+            "atlas",
+            "--codes",
+            "0.07,0.6",
+            "--max-n",
+            "3000",
+            "--out",
+            str(out),
+            "--workers",
+            "0",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["games"] == 2 and data["counts"]["proved"] == 1
     page = (out / "index.html").read_text(encoding="utf-8")
@@ -96,5 +113,8 @@ def test_cli_writes_parquet_html_and_markdown(tmp_path: Path, capsys: pytest.Cap
 
 def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["atlas", "--codes", "0.16", "--family", "octal", "--out", str(tmp_path)]) == 2
-    assert main(["atlas", "--codes", "0.16", "--scheduler", "localhost:1", "--out", str(tmp_path)]) == 2
+    assert (
+        main(["atlas", "--codes", "0.16", "--scheduler", "localhost:1", "--out", str(tmp_path)])
+        == 2
+    )
     assert "Traceback" not in capsys.readouterr().err

@@ -17,7 +17,9 @@ from nimproof.errors import UsageError
 from nimproof.games import parse_spec
 
 
-@pytest.mark.parametrize("spec", ["subtraction:1,3,4", "subtraction:2,5,7,11", "knim:40", "knim:70"])
+@pytest.mark.parametrize(
+    "spec", ["subtraction:1,3,4", "subtraction:2,5,7,11", "knim:40", "knim:70"]
+)
 def test_window_kernel_matches_the_reference(spec: str) -> None:
     game = parse_spec(spec)
     takes = np.array(sorted(game.takes), dtype=np.int64)  # type: ignore[attr-defined]
@@ -45,7 +47,9 @@ def test_stream_writes_the_stores_format(tmp_path: Path, spec: str) -> None:
     assert pq.ParquetFile(out).metadata.num_row_groups == 8
 
 
-def test_interrupted_run_resumes_after_its_last_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_run_resumes_after_its_last_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = parse_spec("subtraction:2,5,7,11")
     out = tmp_path / "t.parquet"
     real = stream._write_part
@@ -78,7 +82,9 @@ def test_interrupted_run_resumes_after_its_last_part(tmp_path: Path, monkeypatch
     assert datasets.store.read(out).grundy.tolist() == reference.heap_table(game, 999)  # type: ignore[arg-type]
 
 
-def test_sparse_games_resume_from_their_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sparse_games_resume_from_their_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = parse_spec("officers")
     out = tmp_path / "o.parquet"
     real = stream._write_part
@@ -96,9 +102,13 @@ def test_sparse_games_resume_from_their_parts(tmp_path: Path, monkeypatch: pytes
     assert datasets.store.read(out).grundy.tolist() == grundy_table(game, 5000).tolist()
 
 
-def test_cli_streams_and_refuses_large_tables_in_memory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_streams_and_refuses_large_tables_in_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "s.parquet"
-    assert main(["table", "subtraction:1,3,4", "--max-n", "100000", "--out", str(out), "--json"]) == 0
+    assert (
+        main(["table", "subtraction:1,3,4", "--max-n", "100000", "--out", str(out), "--json"]) == 0
+    )
     assert '"engine": "subtraction-stream"' in capsys.readouterr().out
     # Period 7 from heap 0: 0 1 0 1 2 3 2 (Golomb; checked by the period tests).
     want = [[0, 1, 0, 1, 2, 3, 2][n % 7] for n in range(99_990, 100_001)]

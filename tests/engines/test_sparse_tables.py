@@ -65,7 +65,7 @@ def test_long_tables_match_the_independent_dense_kernel(spec: str) -> None:
     game = parse_spec(spec)
     n = 12_000
     dense = np.zeros(n + 1, dtype=np.int64)
-    hk.octal_kernel(dense, 0, n + 1, np.array(game.digits, dtype=np.int64), 0, 0)  # type: ignore[attr-defined]
+    hk.octal_kernel(dense, 0, n + 1, np.array(game.moves_spec.digits, dtype=np.int64), 0, 0)  # type: ignore[union-attr]
     got = _sparse(spec, n, warmup=64)
     assert np.array_equal(got.astype(np.int64), dense)
 
