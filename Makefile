@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: verify test bench data lint mine report clean-venv browser
+.PHONY: atlas verify test bench data lint mine report clean-venv browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ browser:
 	    echo "chromium is missing and cannot be installed here: the browser test will be skipped"; \
 	  fi; \
 	fi
+
+# Every three-digit octal code to 2^16 on a local Dask cluster (not part of verify).
+atlas: $(STAMP)
+	$(BIN)/nimproof atlas --family octal --max-n 65536 --out atlas
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

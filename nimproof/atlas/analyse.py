@@ -37,7 +37,9 @@ COLUMNS = (
 #: Values kept per game for the plot of the HTML page.
 PLOT_VALUES = 300
 #: Heaps recomputed by the dense kernel as a cross-check, per game.
-ATLAS_DENSE_CHECK = 4096
+ATLAS_DENSE_CHECK = 1 << 14
+#: Heaps compared with the plain reference implementation, per game (plain Python).
+ATLAS_REFERENCE_CHECK = 400
 
 
 def analyse(spec: str, max_n: int, seconds: float | None = None) -> dict[str, Any]:
@@ -60,7 +62,13 @@ def analyse(spec: str, max_n: int, seconds: float | None = None) -> dict[str, An
         from nimproof.games import parse_spec
 
         game = parse_spec(spec)
-        run, values = find_period(game, max_n, dense_check=ATLAS_DENSE_CHECK, seconds=seconds)
+        run, values = find_period(
+            game,
+            max_n,
+            dense_check=ATLAS_DENSE_CHECK,
+            reference_check=ATLAS_REFERENCE_CHECK,
+            seconds=seconds,
+        )
         f = run.found
         row.update(
             status="timeout" if run.timed_out and run.status != "proved" else run.status,

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nimproof.engines import heap_kernels as hk
+from nimproof.engines import stream_kernels as stk
 from nimproof.engines.sparse import SparseTable, SplitRule, check_memory, split_rule, table_bytes
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
@@ -58,8 +59,9 @@ Progress = Callable[[int, int], None]
 
 #: Largest heap for the linear engines (memory: one int64 per heap).
 LINEAR_MAX_N = 10**8
-#: Largest heap for the sliding-window engine (it also keeps lo(n) and a segment tree).
-INTERVAL_MAX_N = 5 * 10**7
+#: Largest heap for the sliding-window engine (it also keeps lo(n) and a segment tree:
+#: about 27 bytes per heap, 2.7 GB at the limit).
+INTERVAL_MAX_N = 10**8
 #: Largest heap for the quadratic engines (take-and-break codes, Grundy's game).
 QUADRATIC_MAX_N = 500_000
 #: Largest heap for two-way take-and-break codes and Grundy's game (sparse space; memory
@@ -163,7 +165,16 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
     tv = terminal_value
     spec = game.moves_spec
     if isinstance(spec, FiniteTakes):
-        takes = np.array(spec.takes, dtype=np.int64)
+        takes = np.sort(np.array(spec.takes, dtype=np.int64))
+        if tv == 0:  # the packed kernel of streamed tables, filling g in place
+            return HeapPlan(
+                "subtraction-finite",
+                LINEAR_MAX_N,
+                _chunked(
+                    lambda g, a, b, top: stk.window_subtraction_kernel(g, a, a, b - a, takes),
+                    _LINEAR_CHUNK,
+                ),
+            )
         return HeapPlan(
             "subtraction-finite",
             LINEAR_MAX_N,

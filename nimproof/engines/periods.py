@@ -40,7 +40,8 @@ from nimproof.engines.sparse import (
 from nimproof.errors import UsageError
 from nimproof.games.base import Game, HeapGame, SplitUnequal, TakeAndBreak
 
-#: Heaps compared with the plain reference implementation (splitting games).
+#: Heaps compared with the plain reference implementation by default (splitting games;
+#: the reference is plain Python, O(n^2): about a second at this size).
 REFERENCE_CHECK = 3000
 #: Heaps compared with the dense kernel by default.
 DENSE_CHECK = 1 << 15
@@ -105,6 +106,7 @@ def find_period(
     *,
     progress: Progress | None = None,
     dense_check: int = DENSE_CHECK,
+    reference_check: int = REFERENCE_CHECK,
     stop_when_proved: bool = True,
     seconds: float | None = None,
 ) -> tuple[PeriodRun, np.ndarray]:
@@ -152,19 +154,24 @@ def find_period(
     run = PeriodRun(game.spec, count, found, engine, 0.0, timed_out=timed_out)
     if rule is not None:
         run.stats = table.stats()
-    run.checked = cross_check(game, values, dense_check)
+    run.checked = cross_check(game, values, dense_check, reference_check)
     run.seconds = time.monotonic() - t0
     return run, values
 
 
-def cross_check(game: HeapGame, values: np.ndarray, dense_check: int) -> dict[str, int]:
+def cross_check(
+    game: HeapGame,
+    values: np.ndarray,
+    dense_check: int,
+    reference_check: int = REFERENCE_CHECK,
+) -> dict[str, int]:
     """Compare ``values`` with the reference and (splitting codes) the dense kernel on prefixes.
 
     Returns how far each check went; raises :class:`UsageError` naming the
     first heap where a check disagrees (the table must not be trusted then).
     """
     out: dict[str, int] = {}
-    n_ref = min(len(values), REFERENCE_CHECK if game.splits else 100_000)
+    n_ref = min(len(values), reference_check if game.splits else 100_000)
     ref = reference.heap_table(game, n_ref - 1)
     _same(game, "the reference implementation", values[:n_ref], np.array(ref))
     out["reference"] = n_ref - 1

@@ -170,7 +170,7 @@ def sparse_kernel(
     """
     P = parity.shape[0]
     kmax = digits.shape[0]
-    want = np.zeros(P, dtype=np.uint8)
+    want = np.full(P, -1, dtype=np.int64)
     for n in range(start, stop):
         count = _non_split_options(g, n, digits, seen)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
@@ -230,17 +230,18 @@ def _finish_mex(
     while cm < P and (parity[cm] != tp or seen[cm] == n):
         cm += 1
     # 3. Values of the other parity below cm still unmarked: common-common pairs only.
+    #    want[v] == n marks v as wanted for heap n (a stamp: the array is never cleared).
     need = 0
-    for v in range(P):
-        w = v < cm and parity[v] != tp and seen[v] != n
-        want[v] = w
-        need += w
+    for v in range(min(cm, P)):
+        if parity[v] != tp and seen[v] != n:
+            want[v] = n
+            need += 1
     if need > 0:
         need = _scan_common(g, n, digits, unequal, want, need)
     # 4. The least value of the other parity still unmarked, else cm.
     if need > 0:
         for v in range(min(cm, P)):
-            if want[v]:
+            if want[v] == n:
                 return v
     return cm
 
@@ -249,7 +250,8 @@ def _finish_mex(
 def _scan_common(
     g: np.ndarray, n: int, digits: np.ndarray, unequal: bool, want: np.ndarray, need: int
 ) -> int:
-    # Walk every split of heap n, clearing want[x] for each option value x, until none is left.
+    # Walk every split of heap n, unmarking want[x] == n for each option value x, until none is
+    # left.
     # (Pairs with a rare heap are walked again; they cannot produce a wanted value.)
     for k in range(min(digits.shape[0], n + 1)):
         if not digits[k] & 4:
@@ -258,8 +260,8 @@ def _scan_common(
         last = _split_count(n, k, unequal)
         for a in range(1, last + 1):
             x = g[a] ^ g[rest - a]
-            if want[x]:
-                want[x] = 0
+            if want[x] == n:
+                want[x] = -1
                 need -= 1
                 if need == 0:
                     return 0

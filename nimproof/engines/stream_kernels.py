@@ -21,7 +21,8 @@ def window_subtraction_kernel(
 
     ``buf[:w]`` must hold ``g(start - w) .. g(start - 1)`` (cells for heaps
     below 0 are never read: a take larger than the heap is no move).
-    ``takes`` is sorted ascending with ``takes[-1] <= w``. For fewer than 64
+    ``takes`` is sorted ascending with ``takes[-1] <= w`` or ``w == start``
+    (then ``buf`` is the whole table and is filled in place). For fewer than 64
     takes the option values are bits of one machine word.
     """
     k = takes.shape[0]
@@ -64,7 +65,7 @@ def _small_set(buf: np.ndarray, w: int, start: int, count: int, takes: np.ndarra
     # once the heap exceeds max S no take needs a bound check.
     k = takes.shape[0]
     one = np.uint32(1)
-    j0 = min(count, max(0, w - start))
+    j0 = min(count, max(0, int(takes[k - 1]) - start))  # heaps below max S: check each take
     for j in range(j0):
         n = start + j
         mask = np.uint32(0)
