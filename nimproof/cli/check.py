@@ -14,7 +14,8 @@ from nimproof.claims import Claim
 from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
 from nimproof.expr import uses_bitwise
-from nimproof.provers import prepare, verify_claim
+from nimproof.provers import prepare
+from nimproof.provers.isolate import decide
 from nimproof.provers.moves import heap_moves
 
 
@@ -99,7 +100,7 @@ def build_claim(args: argparse.Namespace) -> Claim:
 
 def run(args: argparse.Namespace) -> int:
     claim = build_claim(args)
-    verdict = verify_claim(claim, timeout=args.timeout)
+    verdict = decide(claim, args.timeout)
     if args.json:
         print_json(verdict.to_json())
         return 0 if verdict.status != "refuted" else 1
@@ -116,8 +117,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if verdict.counterexample:
         cx = verdict.counterexample
-        console.print(f"  counterexample: {cx.explanation}", markup=False)
-        if cx.claimed is not None or cx.actual is not None:
+        label = "counterexample" if cx.rechecked else "candidate counterexample (not confirmed)"
+        console.print(f"  {label}: {cx.explanation}", markup=False)
+        if (
+            cx.position is not None
+            and None not in (cx.claimed, cx.actual)
+            and cx.claimed != cx.actual
+            and cx.condition == "value"
+        ):
             console.print(
                 f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
             )

@@ -45,11 +45,12 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
     heaps = []
     for w in words:
         t = w.strip()
-        if not t.isdigit() or len(t) > 12:
+        if not t.isascii() or not t.isdigit():
             raise UsageError(f"malformed position: heap sizes are whole numbers >= 0, got {w!r}")
+        if len(t.lstrip("0")) > len(str(MAX_HEAP_WORD)) or int(t) > MAX_HEAP_WORD:
+            shown = t if len(t) <= 30 else f"{t[:12]}...({len(t)} digits)"
+            raise UsageError(f"heap {shown} is too large for this engine: limit {MAX_HEAP_WORD:,}")
         v = int(t)
-        if v > MAX_HEAP_WORD:
-            raise UsageError(f"heap {v} is beyond the largest supported heap ({MAX_HEAP_WORD:,})")
         heaps.append(v)
     if isinstance(base, Sum) and len(heaps) != len(base.components):
         raise UsageError(

@@ -20,7 +20,8 @@ from nimproof import __version__
 from nimproof.claims import Claim, load_paths
 from nimproof.cli.common import bounded_int, console, err_console, progress
 from nimproof.errors import UsageError
-from nimproof.provers import prepare, verify_claim
+from nimproof.provers import prepare
+from nimproof.provers.isolate import decide
 from nimproof.verdict import Verdict
 
 STATUS_STYLE = {"proved": "green", "refuted": "red", "unknown": "yellow"}
@@ -62,7 +63,7 @@ def register(sub: Any) -> None:
 
 
 def _one(claim: Claim, timeout: float) -> dict[str, Any]:
-    verdict = verify_claim(claim, timeout=timeout)
+    verdict = decide(claim, timeout)
     return {"claim": claim.to_json(), "verdict": verdict.to_json()}
 
 

@@ -120,7 +120,7 @@ def evaluate(node: Node, env: Env) -> Scalar:
     if isinstance(node, Index):
         seq = env[node.seq]
         i = int(evaluate(node.index, env))
-        if not 0 <= i < len(seq):
+        if not -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
             raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
         return int(seq[i])
     if isinstance(node, Len):
@@ -305,13 +305,13 @@ def _vec(node: Node, env: Env) -> Vec:
         idx, bad = _vec(node.index, env)
         if idx.ndim == 0:
             i = int(idx)
-            if not 0 <= i < len(seq):  # undefined wherever it is evaluated, which may be nowhere
+            if not -len(seq) <= i < len(seq):  # undefined wherever evaluated (maybe nowhere)
                 return np.asarray(0, dtype=np.int64), np.asarray(True)
             return np.asarray(seq[i], dtype=np.int64), bad
         out = np.zeros(np.broadcast_shapes(idx.shape, *[np.shape(s) for s in seq]), dtype=np.int64)
-        oob = (idx < 0) | (idx >= len(seq))
+        oob = (idx < -len(seq)) | (idx >= len(seq))
         for i, s in enumerate(seq):
-            out = np.where(idx == i, s, out)
+            out = np.where((idx == i) | (idx == i - len(seq)), s, out)
         return out, _or(bad, oob)
     if isinstance(node, Unary):
         v, bad = _vec(node.operand, env)

@@ -8,14 +8,24 @@ first) and the run stops at the first re-checked refutation.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 from nimproof.claims.model import Claim
-from nimproof.provers import examples, exhaustive, periodicity, random_check, z3_bitvec, z3_int
+from nimproof.provers import (
+    evidence,
+    examples,
+    exhaustive,
+    periodicity,
+    random_check,
+    z3_bitvec,
+    z3_int,
+)
 from nimproof.provers.context import ClaimContext, prepare
+from nimproof.provers.deadline import TimeUp
 from nimproof.verdict import MethodResult, Verdict
 
 Method = Callable[[ClaimContext, dict[str, Any]], MethodResult]
@@ -49,11 +59,21 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     return checks
 
 
-def verify_claim(claim: Claim, *, timeout: float = 600.0) -> Verdict:
+def verify_claim(
+    claim: Claim,
+    *,
+    timeout: float = 600.0,
+    report: Callable[[MethodResult], None] | None = None,
+) -> Verdict:
     """Run the claim's checks and combine their results into one verdict.
 
     Never raises for a claim that :func:`prepare` accepts: a method that fails
-    internally contributes an ``unknown`` result naming the error.
+    internally contributes an ``unknown`` result naming the error. Every
+    candidate counterexample a method finds is settled exactly before the
+    next method runs (:mod:`.evidence`); ``report`` receives each method's
+    settled result as soon as it exists (the isolation layer streams them).
+    The deadline is cooperative; :func:`nimproof.provers.isolate.decide`
+    enforces it for code that cannot poll.
     """
     t0 = time.monotonic()
     ctx = prepare(claim)
@@ -67,6 +87,10 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0) -> Verdict:
         start = time.monotonic()
         try:
             result = METHODS[name](ctx, options)
+        except TimeUp as exc:
+            result = MethodResult(
+                name, "unknown", detail=str(exc), seconds=time.monotonic() - start
+            )
         except Exception as exc:  # a method's failure is an answer (unknown), not a crash
             last = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
@@ -76,10 +100,22 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0) -> Verdict:
                 detail=f"internal error {type(exc).__name__}: {exc} ({where})",
                 seconds=time.monotonic() - start,
             )
+        result = _settled(ctx, result)
         results.append(result)
+        if report is not None:
+            report(result)
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break
     return Verdict.combine(claim.id, results, claim.expect, time.monotonic() - t0)
+
+
+def _settled(ctx: ClaimContext, result: MethodResult) -> MethodResult:
+    """The result with its candidate counterexample (if any) confirmed, dismissed or kept open."""
+    start = time.monotonic()
+    settled = evidence.settle(ctx, result)
+    if settled is result:
+        return result
+    return dataclasses.replace(settled, seconds=result.seconds + time.monotonic() - start)
 
 
 __all__ = ["METHODS", "ORDER", "ClaimContext", "checks_for", "prepare", "verify_claim"]

@@ -20,6 +20,7 @@ from nimproof.games import HeapGame
 from nimproof.games.heap import IntervalGame, Subtraction
 from nimproof.games.misere import Misere
 from nimproof.games.multi import Staircase
+from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample
 
@@ -62,7 +63,9 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
         if base.splits and n > 40:
             return None
         return reference.value(game, n)
-    return reference.heap_table(base, n)[n]
+    return reference.heap_table(base, n, check=lambda: deadline.check(ctx.deadline, "re-checking"))[
+        n
+    ]
 
 
 def position_count(game: object, position: Sequence[int]) -> float:
@@ -221,6 +224,7 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
     frontier = [(sum(point), point)]
     examined = 0
     while frontier and examined < RECHECK_POSITIONS:
+        deadline.check(ctx.deadline, "re-checking")
         _, pos = heapq.heappop(frontier)
         examined += 1
         actual = true_position_value(ctx, pos, cache)
