@@ -180,9 +180,19 @@ def test_false_identity_is_refuted(formula: str, method: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("period", "preperiod"), [(11, 71), (13, 71), (24, 71), (12, 70), (12, 72), (6, 71), (12, 0)]
+    ("period", "preperiod", "least"),
+    [
+        (11, 71, False),
+        (13, 71, False),
+        (12, 70, False),
+        (6, 71, False),
+        (12, 0, False),
+        # Valid but not least: wrong only when the claim asks for the least ones.
+        (24, 71, True),
+        (12, 72, True),
+    ],
 )
-def test_wrong_kayles_period_is_refuted(period: int, preperiod: int) -> None:
+def test_wrong_kayles_period_is_refuted(period: int, preperiod: int, least: bool) -> None:
     c = claim(
         "periodic",
         "kayles",
@@ -190,6 +200,7 @@ def test_wrong_kayles_period_is_refuted(period: int, preperiod: int) -> None:
         {"periodicity": {}},
         period=period,
         preperiod=preperiod,
+        least=least,
         id=f"kayles-{period}-{preperiod}",
     )
     verdict = verify_claim(c, timeout=60)
