@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from nimproof.methods import ORDER
+
 ClaimKind = Literal[
     "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
 ]
@@ -24,14 +26,8 @@ KINDS: tuple[str, ...] = (
     "value",
     "sequence",
 )
-METHODS: tuple[str, ...] = (
-    "exhaustive",
-    "z3_bitvec",
-    "z3_int",
-    "periodicity",
-    "hypothesis",
-    "reference",
-)
+#: Method names a claim may use under ``[claim.checks]``: the registered proof methods.
+METHODS: tuple[str, ...] = ORDER
 
 
 @dataclass(frozen=True, slots=True)

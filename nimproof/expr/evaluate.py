@@ -23,7 +23,7 @@ undefined; it raises :class:`EvalError` when int64 arithmetic would overflow
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,7 @@ from nimproof.expr.nodes import (
     Unary,
     Var,
 )
+from nimproof.expr.walk import UnknownNode, Walker, builtin
 
 BITS = 64
 MAX_SHIFT = 4096
@@ -94,62 +95,69 @@ def _cmp(op: str, a: Any, b: Any) -> Any:
     return a != b
 
 
-def trailing_ones(x: int) -> int:
-    """Number of trailing 1 bits of ``x >= 0``."""
-    return ((x + 1) & -(x + 1)).bit_length() - 1 if x >= 0 else 0
-
-
-def trailing_zeros(x: int) -> int:
-    """Number of trailing 0 bits of ``x > 0``; 0 for ``x == 0`` by convention."""
-    return (x & -x).bit_length() - 1 if x > 0 else 0
-
-
 def evaluate(node: Node, env: Env) -> Scalar:
     """Exact value of ``node`` with Python integers.
 
     ``env`` maps scalar names to ints and sequence names to tuples of ints.
     Raises :class:`EvalError` where the formula is undefined.
     """
-    if isinstance(node, Const):
+    return _EXACT.walk(node, env)
+
+
+class _Exact(Walker[Scalar]):
+    """Exact evaluation: every handler takes ``(node, env)``."""
+
+    def walk_const(self, node: Const, env: Env) -> Scalar:
         return node.value
-    if isinstance(node, Var):
+
+    def walk_var(self, node: Var, env: Env) -> Scalar:
         try:
             return int(env[node.name])
         except KeyError:
             raise EvalError(f"variable {node.name!r} has no value") from None
-    if isinstance(node, Index):
+
+    def walk_index(self, node: Index, env: Env) -> Scalar:
         seq = env[node.seq]
-        i = int(evaluate(node.index, env))
+        i = int(self.walk(node.index, env))
         if not -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
             raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
         return int(seq[i])
-    if isinstance(node, Len):
+
+    def walk_len(self, node: Len, env: Env) -> Scalar:
         return len(node.domain.indices(len(env[node.domain.name])))
-    if isinstance(node, Unary):
-        v = evaluate(node.operand, env)
+
+    def walk_unary(self, node: Unary, env: Env) -> Scalar:
+        v = self.walk(node.operand, env)
         return (not v) if node.op == "not" else -int(v)
-    if isinstance(node, Binary):
-        return _binary(node.op, int(evaluate(node.left, env)), int(evaluate(node.right, env)))
-    if isinstance(node, Compare):
-        left = evaluate(node.operands[0], env)
+
+    def walk_binary(self, node: Binary, env: Env) -> Scalar:
+        return _binary(node.op, int(self.walk(node.left, env)), int(self.walk(node.right, env)))
+
+    def walk_compare(self, node: Compare, env: Env) -> Scalar:
+        left = self.walk(node.operands[0], env)
         for op, right_node in zip(node.ops, node.operands[1:], strict=True):
-            right = evaluate(right_node, env)
+            right = self.walk(right_node, env)
             if not _cmp(op, left, right):
                 return False
             left = right
         return True
-    if isinstance(node, BoolOp):
+
+    def walk_boolop(self, node: BoolOp, env: Env) -> Scalar:
         if node.op == "and":
-            return all(evaluate(v, env) for v in node.values)
-        return any(evaluate(v, env) for v in node.values)
-    if isinstance(node, IfElse):
-        return evaluate(node.body if evaluate(node.test, env) else node.orelse, env)
-    if isinstance(node, Call):
-        args = [int(evaluate(a, env)) for a in node.args]
-        return _call(node.func, args)
-    if isinstance(node, Reduce):
+            return all(self.walk(v, env) for v in node.values)
+        return any(self.walk(v, env) for v in node.values)
+
+    def walk_ifelse(self, node: IfElse, env: Env) -> Scalar:
+        return self.walk(node.body if self.walk(node.test, env) else node.orelse, env)
+
+    def walk_call(self, node: Call, env: Env) -> Scalar:
+        return builtin(node).apply([int(self.walk(a, env)) for a in node.args])
+
+    def walk_reduce(self, node: Reduce, env: Env) -> Scalar:
         return _reduce_scalar(node, env)
-    raise TypeError(f"unknown node {node!r}")
+
+
+_EXACT = _Exact()
 
 
 def _binary(op: str, a: int, b: int) -> int:
@@ -181,31 +189,7 @@ def _binary(op: str, a: int, b: int) -> int:
         return a << b
     if op == ">>":
         return a >> b
-    raise TypeError(op)
-
-
-def _call(func: str, args: Sequence[int]) -> int:
-    if func in ("popcount", "trailing_ones", "trailing_zeros", "bit_length") and args[0] < 0:
-        raise EvalError(f"{func} of a negative number")
-    if func == "popcount":
-        return args[0].bit_count()
-    if func == "trailing_ones":
-        return trailing_ones(args[0])
-    if func == "trailing_zeros":
-        return trailing_zeros(args[0])
-    if func == "bit_length":
-        return args[0].bit_length()
-    if func == "abs":
-        return abs(args[0])
-    if func == "ceil_div":
-        if args[1] == 0:
-            raise EvalError("division by zero")
-        return -((-args[0]) // args[1])
-    if func == "max":
-        return max(args)
-    if func == "min":
-        return min(args)
-    raise TypeError(func)
+    raise UnknownNode(f"unknown operator {op!r}")
 
 
 def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
@@ -220,13 +204,13 @@ def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
     for item in items:
         local[node.var] = item
         if node.func in ("all", "any"):
-            truth = bool(evaluate(node.body, local))
+            truth = bool(_EXACT.walk(node.body, local))
             if node.func == "all" and not truth:
                 return False
             if node.func == "any" and truth:
                 return True
             continue
-        values.append(evaluate(node.body, local))
+        values.append(_EXACT.walk(node.body, local))
     if node.func == "all":
         return True
     if node.func == "any":
@@ -247,7 +231,7 @@ def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
         return max(ints, default=0)
     if node.func == "min":
         return min(ints, default=0)
-    raise TypeError(node.func)
+    raise UnknownNode(f"unknown reduction {node.func!r}")
 
 
 # ---------------------------------------------------------------------------
@@ -291,18 +275,22 @@ def evaluate_array(node: Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
     return values, undefined
 
 
-def _vec(node: Node, env: Env) -> Vec:
-    if isinstance(node, Const):
+class _Vector(Walker[Vec]):
+    """Vectorised evaluation: handlers take ``(node, env)`` and return ``(values, undefined)``."""
+
+    def walk_const(self, node: Const, env: Env) -> Vec:
         return np.asarray(node.value, dtype=np.bool_ if node.type == "bool" else np.int64), None
-    if isinstance(node, Var):
+
+    def walk_var(self, node: Var, env: Env) -> Vec:
         return np.asarray(env[node.name], dtype=np.int64), None
-    if isinstance(node, Len):
-        return np.asarray(
-            len(node.domain.indices(len(env[node.domain.name]))), dtype=np.int64
-        ), None
-    if isinstance(node, Index):
+
+    def walk_len(self, node: Len, env: Env) -> Vec:
+        length = len(node.domain.indices(len(env[node.domain.name])))
+        return np.asarray(length, dtype=np.int64), None
+
+    def walk_index(self, node: Index, env: Env) -> Vec:
         seq = env[node.seq]
-        idx, bad = _vec(node.index, env)
+        idx, bad = self.walk(node.index, env)
         if idx.ndim == 0:
             i = int(idx)
             if not -len(seq) <= i < len(seq):  # undefined wherever evaluated (maybe nowhere)
@@ -313,18 +301,21 @@ def _vec(node: Node, env: Env) -> Vec:
         for i, s in enumerate(seq):
             out = np.where((idx == i) | (idx == i - len(seq)), s, out)
         return out, _or(bad, oob)
-    if isinstance(node, Unary):
-        v, bad = _vec(node.operand, env)
+
+    def walk_unary(self, node: Unary, env: Env) -> Vec:
+        v, bad = self.walk(node.operand, env)
         return (~v if node.op == "not" else -v), bad
-    if isinstance(node, Binary):
-        a, bad_a = _vec(node.left, env)
-        b, bad_b = _vec(node.right, env)
+
+    def walk_binary(self, node: Binary, env: Env) -> Vec:
+        a, bad_a = self.walk(node.left, env)
+        b, bad_b = self.walk(node.right, env)
         return _binary_vec(node.op, a, b, _or(bad_a, bad_b))
-    if isinstance(node, Compare):
+
+    def walk_compare(self, node: Compare, env: Env) -> Vec:
         result: np.ndarray | None = None
-        left, bad = _vec(node.operands[0], env)
+        left, bad = self.walk(node.operands[0], env)
         for op, right_node in zip(node.ops, node.operands[1:], strict=True):
-            right, bad_r = _vec(right_node, env)
+            right, bad_r = self.walk(right_node, env)
             # A later comparison only matters (and only needs to be defined) where the chain still holds.
             bad = _or(bad, bad_r if (result is None or bad_r is None) else (bad_r & result))
             r = _cmp(op, left, right)
@@ -332,31 +323,41 @@ def _vec(node: Node, env: Env) -> Vec:
             left = right
         assert result is not None
         return result, bad
-    if isinstance(node, BoolOp):
-        acc, bad = _vec(node.values[0], env)
+
+    def walk_boolop(self, node: BoolOp, env: Env) -> Vec:
+        acc, bad = self.walk(node.values[0], env)
         for v_node in node.values[1:]:
-            v, bad_v = _vec(v_node, env)
+            v, bad_v = self.walk(v_node, env)
             undecided = acc if node.op == "and" else ~acc
             if bad is not None:
                 undecided = undecided & ~bad
             bad = _or(bad, None if bad_v is None else (bad_v & undecided))
             acc = (acc & v) if node.op == "and" else (acc | v)
         return acc, bad
-    if isinstance(node, IfElse):
-        t, bad_t = _vec(node.test, env)
-        x, bad_x = _vec(node.body, env)
-        y, bad_y = _vec(node.orelse, env)
+
+    def walk_ifelse(self, node: IfElse, env: Env) -> Vec:
+        t, bad_t = self.walk(node.test, env)
+        x, bad_x = self.walk(node.body, env)
+        y, bad_y = self.walk(node.orelse, env)
         bad = bad_t
         if bad_x is not None:
             bad = _or(bad, bad_x & t)
         if bad_y is not None:
             bad = _or(bad, bad_y & ~t)
         return np.where(t, x, y), bad
-    if isinstance(node, Call):
+
+    def walk_call(self, node: Call, env: Env) -> Vec:
         return _call_vec(node, env)
-    if isinstance(node, Reduce):
+
+    def walk_reduce(self, node: Reduce, env: Env) -> Vec:
         return _reduce_vec(node, env)
-    raise TypeError(f"unknown node {node!r}")
+
+
+_VECTOR = _Vector()
+
+
+def _vec(node: Node, env: Env) -> Vec:
+    return _VECTOR.walk(node, env)
 
 
 def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -> Vec:
@@ -398,7 +399,7 @@ def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -
         return _check(a << b), bad
     if op == ">>":
         return np.where(b >= 63, 0, a >> np.minimum(b, 62)), bad
-    raise TypeError(op)
+    raise UnknownNode(f"unknown operator {op!r}")
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -440,7 +441,7 @@ def _call_vec(node: Call, env: Env) -> Vec:
         for i in range(63):
             out = np.where((x >> i) > 0, i + 1, out)
         return out, bad
-    raise TypeError(f)
+    raise UnknownNode(f"unknown function {f!r}")
 
 
 def _reduce_vec(node: Reduce, env: Env) -> Vec:

@@ -169,7 +169,7 @@ def children(node: Node) -> tuple[Node, ...]:
     return ()
 
 
-def walk(node: Node) -> list[Node]:
+def walk_tree(node: Node) -> list[Node]:
     """Every node of the tree, parents before children."""
     out = [node]
     stack = [node]
@@ -178,21 +178,6 @@ def walk(node: Node) -> list[Node]:
             out.append(child)
             stack.append(child)
     return out
-
-
-def uses_bitwise(node: Node) -> bool:
-    """True when the formula needs bit-level operations (so z3 ``Int`` cannot take it)."""
-    for n in walk(node):
-        if isinstance(n, Binary) and n.op in BIT_OPS:
-            return True
-        if isinstance(n, Reduce) and (n.func == "xor" or isinstance(n.domain, BitsDomain)):
-            return True
-        if isinstance(n, Call) and n.func in BITWISE_CALLS:
-            return True
-    return False
-
-
-BITWISE_CALLS = frozenset({"popcount", "trailing_ones", "trailing_zeros", "bit_length"})
 
 
 def free_names(node: Node) -> set[str]:

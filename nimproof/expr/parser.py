@@ -48,6 +48,7 @@ from nimproof.expr.nodes import (
     Unary,
     Var,
 )
+from nimproof.expr.walk import BUILTINS
 
 MAX_TEXT = 4000
 MAX_DEPTH = 60
@@ -55,14 +56,8 @@ MAX_CONST_BITS = 256
 MAX_POW = 64
 
 REDUCTIONS = frozenset({"xor", "sum", "all", "any", "max", "min", "count"})
-SCALAR_CALLS = {  # name -> number of int arguments
-    "popcount": 1,
-    "trailing_ones": 1,
-    "trailing_zeros": 1,
-    "bit_length": 1,
-    "abs": 1,
-    "ceil_div": 2,
-}
+#: name -> number of int arguments, from the one table of built-ins (max/min are variadic).
+SCALAR_CALLS = {name: b.arity for name, b in BUILTINS.items() if b.arity is not None}
 RESERVED = (
     REDUCTIONS
     | set(SCALAR_CALLS)

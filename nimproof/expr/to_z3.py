@@ -52,8 +52,8 @@ from nimproof.expr.nodes import (
     Unary,
     Var,
     children,
-    uses_bitwise,
 )
+from nimproof.expr.walk import UnknownNode, Walker, uses_bitwise
 
 MAX_TERMS = 200_000
 """Most tree nodes one compilation may visit (reductions are unrolled); more is Unsupported."""
@@ -156,7 +156,7 @@ def _cmp_int(op: str, a: Any, b: Any) -> z3.BoolRef:
     return a == b if op == "==" else a != b
 
 
-class _Compiler:
+class _Compiler(Walker[Any]):
     """One compilation: the mode (``width`` or ``None`` for Int) and the guards found."""
 
     def __init__(self, width: int | None) -> None:
@@ -277,61 +277,59 @@ class _Compiler:
             value = int(folded)
             if self.width is None or 0 <= value < (1 << self.width):
                 return self.const(value)
-        if isinstance(node, Const):
-            if node.type == "bool":
-                return z3.BoolVal(bool(node.value))
-            return self.const(int(node.value), node)
-        if isinstance(node, Var):
-            if node.name not in env:
-                raise Unsupported(f"the variable {node.name!r} has no value")
-            return self.term(env[node.name], node.name)
-        if isinstance(node, Len):
-            return self.const(
-                len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node
-            )
-        if isinstance(node, Index):
-            return self.index(node, env, path)
-        if isinstance(node, Unary):
-            operand = self.compile(node.operand, env, path)
-            if node.op == "not":
-                return z3.Not(operand)
-            if self.bv:
-                self.guard(operand == 0, path)  # no negative numbers exist in this mode
-            return -operand
-        if isinstance(node, Binary):
-            left = self.compile(node.left, env, path)
-            if node.op == "**":
-                exponent = self.fold(node.right, {})
-                if exponent is None:  # the parser only allows constant exponents
-                    raise Unsupported(
-                        f"the exponent at column {node.right.pos + 1} is not a constant"
-                    )
-                return self.power(left, int(exponent), path)
-            right = self.compile(node.right, env, path)
-            return self.binary(node.op, left, right, path)
-        if isinstance(node, Compare):
-            return self.compare(node, env, path)
-        if isinstance(node, BoolOp):
-            values = []
-            current = path
-            for value_node in node.values:
-                value = self.compile(value_node, env, current)
-                values.append(value)
-                current = _and(current, value if node.op == "and" else z3.Not(value))
-            return z3.And(*values) if node.op == "and" else z3.Or(*values)
-        if isinstance(node, IfElse):
-            test = self.compile(node.test, env, path)
-            body = self.compile(node.body, env, _and(path, test))
-            orelse = self.compile(node.orelse, env, _and(path, z3.Not(test)))
-            return z3.If(test, body, orelse)
-        if isinstance(node, Call):
-            args = [self.compile(a, env, path) for a in node.args]
-            return self.call(node, args, path)
-        if isinstance(node, Reduce):
-            return self.reduce(node, env, path)
-        raise TypeError(f"unknown node {node!r}")
+        return self.walk(node, env, path)
 
-    def index(self, node: Index, env: Mapping[str, object], path: Path) -> Any:
+    def walk_const(self, node: Const, env: Mapping[str, object], path: Path) -> Any:
+        if node.type == "bool":
+            return z3.BoolVal(bool(node.value))
+        return self.const(int(node.value), node)
+
+    def walk_var(self, node: Var, env: Mapping[str, object], path: Path) -> Any:
+        if node.name not in env:
+            raise Unsupported(f"the variable {node.name!r} has no value")
+        return self.term(env[node.name], node.name)
+
+    def walk_len(self, node: Len, env: Mapping[str, object], path: Path) -> Any:
+        return self.const(len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node)
+
+    def walk_unary(self, node: Unary, env: Mapping[str, object], path: Path) -> Any:
+        operand = self.compile(node.operand, env, path)
+        if node.op == "not":
+            return z3.Not(operand)
+        if self.bv:
+            self.guard(operand == 0, path)  # no negative numbers exist in this mode
+        return -operand
+
+    def walk_binary(self, node: Binary, env: Mapping[str, object], path: Path) -> Any:
+        left = self.compile(node.left, env, path)
+        if node.op == "**":
+            exponent = self.fold(node.right, {})
+            if exponent is None:  # the parser only allows constant exponents
+                raise Unsupported(f"the exponent at column {node.right.pos + 1} is not a constant")
+            return self.power(left, int(exponent), path)
+        right = self.compile(node.right, env, path)
+        return self.binary(node.op, left, right, path)
+
+    def walk_boolop(self, node: BoolOp, env: Mapping[str, object], path: Path) -> Any:
+        values = []
+        current = path
+        for value_node in node.values:
+            value = self.compile(value_node, env, current)
+            values.append(value)
+            current = _and(current, value if node.op == "and" else z3.Not(value))
+        return z3.And(*values) if node.op == "and" else z3.Or(*values)
+
+    def walk_ifelse(self, node: IfElse, env: Mapping[str, object], path: Path) -> Any:
+        test = self.compile(node.test, env, path)
+        body = self.compile(node.body, env, _and(path, test))
+        orelse = self.compile(node.orelse, env, _and(path, z3.Not(test)))
+        return z3.If(test, body, orelse)
+
+    def walk_call(self, node: Call, env: Mapping[str, object], path: Path) -> Any:
+        args = [self.compile(a, env, path) for a in node.args]
+        return self.call(node, args, path)
+
+    def walk_index(self, node: Index, env: Mapping[str, object], path: Path) -> Any:
         seq = self.sequence(node.seq, env)
         where = f"{node.seq}[...]"
         fixed = self.fold(node.index, env)
@@ -359,7 +357,7 @@ class _Compiler:
                 out = z3.If(i_term == j - len(seq), self.term(seq[j], where), out)
         return out
 
-    def compare(self, node: Compare, env: Mapping[str, object], path: Path) -> Any:
+    def walk_compare(self, node: Compare, env: Mapping[str, object], path: Path) -> Any:
         # Python evaluates the third operand of a < b < c only where a < b holds.
         cmp = _cmp_bv if self.bv else _cmp_int
         left = self.compile(node.operands[0], env, path)
@@ -457,7 +455,7 @@ class _Compiler:
             if (1 << w) - 1 > MAX_SHIFT:
                 self.guard(z3.ULE(b, MAX_SHIFT), path)  # the numeric meaning refuses longer shifts
             return shifted
-        raise TypeError(op)
+        raise UnknownNode(f"unknown operator {op!r}")
 
     def call(self, node: Call, args: list[Any], path: Path) -> Any:
         f = node.func
@@ -504,10 +502,10 @@ class _Compiler:
             for i in range(w):
                 out = z3.If(bit(i), self.const(i + 1), out)
             return out
-        raise TypeError(f)
+        raise UnknownNode(f"unknown function {f!r}")
 
     # -- reductions --------------------------------------------------------------
-    def reduce(self, node: Reduce, env: Mapping[str, object], path: Path) -> Any:
+    def walk_reduce(self, node: Reduce, env: Mapping[str, object], path: Path) -> Any:
         dom = node.domain
         f = node.func
         items: Sequence[object]

@@ -25,7 +25,7 @@ import sympy
 
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse, uses_bitwise
-from nimproof.expr.nodes import Const, Node, Reduce, SeqDomain, walk
+from nimproof.expr.nodes import Const, Node, Reduce, SeqDomain, walk_tree
 from nimproof.miner.model import HeapTable, PTable
 
 HEAP_SCALARS = ("n",)
@@ -35,7 +35,7 @@ SEQUENCES = ("h",)
 def cost(node: Node) -> float:
     """Description length of a parsed formula (see the module docstring)."""
     total = 0.0
-    for sub in walk(node):
+    for sub in walk_tree(node):
         if isinstance(sub, Const):
             total += 1.0 + (math.log2(abs(int(sub.value)) + 1) if sub.type == "int" else 0.0)
         else:

@@ -1,9 +1,9 @@
 """Proof methods and the one entry point that runs them: :func:`verify_claim`.
 
-Each method is a module with ``NAME`` and ``run(ctx, options) -> MethodResult``
-registered in :data:`METHODS`; a new method is a new module plus one line
-here. Methods run in :data:`ORDER` (cheap, small-counterexample methods
-first) and the run stops at the first re-checked refutation.
+The methods are listed once, strongest first, in :mod:`nimproof.methods`
+(each is a module here with ``run(ctx, options) -> MethodResult`` and an
+``Options`` TypedDict). A claim's checks run in that order and the run stops
+at the first re-checked refutation.
 """
 
 from __future__ import annotations
@@ -11,34 +11,35 @@ from __future__ import annotations
 import dataclasses
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nimproof.claims.model import Claim
-from nimproof.provers import (
-    evidence,
-    examples,
-    exhaustive,
-    periodicity,
-    random_check,
-    z3_bitvec,
-    z3_int,
-)
+from nimproof.methods import ORDER, REGISTRY, RunFunction
+from nimproof.provers import evidence
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
 from nimproof.verdict import MethodResult, Verdict
 
-Method = Callable[[ClaimContext, dict[str, Any]], MethodResult]
 
-METHODS: dict[str, Method] = {
-    examples.NAME: examples.run,
-    exhaustive.NAME: exhaustive.run,
-    periodicity.NAME: periodicity.run,
-    z3_int.NAME: z3_int.run,
-    z3_bitvec.NAME: z3_bitvec.run,
-    random_check.NAME: random_check.run,
-}
-ORDER = ("reference", "exhaustive", "periodicity", "z3_int", "z3_bitvec", "hypothesis")
+class _Methods(Mapping[str, RunFunction]):
+    """Name -> run function of every registered method (loaded on first use)."""
+
+    def __getitem__(self, name: str) -> RunFunction:
+        for method in REGISTRY:
+            if method.name == name:
+                return method.run
+        raise KeyError(name)
+
+    def __iter__(self) -> Any:
+        return iter(ORDER)
+
+    def __len__(self) -> int:
+        return len(ORDER)
+
+
+#: The registered methods' run functions, by name (see :mod:`nimproof.methods`).
+METHODS: Mapping[str, RunFunction] = _Methods()
 
 DEFAULT_CHECKS: dict[str, dict[str, dict[str, Any]]] = {
     "grundy": {"exhaustive": {}},
@@ -59,6 +60,36 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     return checks
 
 
+def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
+    """Run one registered method on a prepared claim, its candidate counterexample settled.
+
+    Never raises: a method that fails internally gives an ``unknown`` result
+    naming the error and where it happened; one that reaches the claim's
+    deadline gives ``unknown`` ("time limit reached"). A candidate
+    counterexample the method could not confirm is settled exactly
+    (:func:`nimproof.provers.evidence.settle`): confirmed, dismissed, or kept
+    as an unconfirmed candidate that keeps the claim from being proved.
+    """
+    start = time.monotonic()
+    try:
+        result = METHODS[name](ctx, options)
+    except TimeUp as exc:
+        return MethodResult(name, "unknown", detail=str(exc), seconds=time.monotonic() - start)
+    except Exception as exc:  # a method's failure is an answer (unknown), not a crash
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
+        return MethodResult(
+            name,
+            "unknown",
+            detail=f"internal error {type(exc).__name__}: {exc} ({where})",
+            seconds=time.monotonic() - start,
+        )
+    settled = evidence.settle(ctx, result)
+    if settled is result:
+        return result
+    return dataclasses.replace(settled, seconds=time.monotonic() - start)
+
+
 def verify_claim(
     claim: Claim,
     *,
@@ -76,31 +107,13 @@ def verify_claim(
     enforces it for code that cannot poll.
     """
     t0 = time.monotonic()
-    ctx = prepare(claim)
-    ctx.deadline = t0 + timeout
+    ctx = prepare(claim, deadline=t0 + timeout)
     results: list[MethodResult] = []
     checks = checks_for(ctx)
     for name in ORDER:
         if name not in checks:
             continue
-        options = checks[name]
-        start = time.monotonic()
-        try:
-            result = METHODS[name](ctx, options)
-        except TimeUp as exc:
-            result = MethodResult(
-                name, "unknown", detail=str(exc), seconds=time.monotonic() - start
-            )
-        except Exception as exc:  # a method's failure is an answer (unknown), not a crash
-            last = traceback.extract_tb(exc.__traceback__)[-1]
-            where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
-            result = MethodResult(
-                name,
-                "unknown",
-                detail=f"internal error {type(exc).__name__}: {exc} ({where})",
-                seconds=time.monotonic() - start,
-            )
-        result = _settled(ctx, result)
+        result = run_method(name, ctx, checks[name])
         results.append(result)
         if report is not None:
             report(result)
@@ -109,13 +122,12 @@ def verify_claim(
     return Verdict.combine(claim.id, results, claim.expect, time.monotonic() - t0)
 
 
-def _settled(ctx: ClaimContext, result: MethodResult) -> MethodResult:
-    """The result with its candidate counterexample (if any) confirmed, dismissed or kept open."""
-    start = time.monotonic()
-    settled = evidence.settle(ctx, result)
-    if settled is result:
-        return result
-    return dataclasses.replace(settled, seconds=result.seconds + time.monotonic() - start)
-
-
-__all__ = ["METHODS", "ORDER", "ClaimContext", "checks_for", "prepare", "verify_claim"]
+__all__ = [
+    "METHODS",
+    "ORDER",
+    "ClaimContext",
+    "checks_for",
+    "prepare",
+    "run_method",
+    "verify_claim",
+]

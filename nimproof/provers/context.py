@@ -10,7 +10,7 @@ missing heap count) is unusable input: :class:`ClaimError`, exit code 2.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nimproof.claims.model import Claim
@@ -29,9 +29,14 @@ GAME_KINDS = ("grundy", "p_positions", "periodic", "value", "sequence")
 FORMULA_KINDS = ("grundy", "p_positions", "identity")
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class ClaimContext:
-    """A prepared claim. ``formula`` is None for kinds without one."""
+    """A prepared claim, built once by :func:`prepare` and never changed.
+
+    ``formula`` is None for kinds without one. A method that needs a variant
+    (another heap count, another deadline) makes one with
+    :func:`dataclasses.replace`.
+    """
 
     claim: Claim
     game: Game | None
@@ -77,10 +82,14 @@ class ClaimContext:
         return self.claim.checks.get(method, {}).get(key, default)
 
 
-def prepare(claim: Claim) -> ClaimContext:
-    """Parse and validate ``claim``; raises :class:`ClaimError` naming the claim."""
+def prepare(claim: Claim, *, deadline: float = 0.0) -> ClaimContext:
+    """Parse and validate ``claim``; raises :class:`ClaimError` naming the claim.
+
+    ``deadline`` is a :func:`time.monotonic` time after which methods should
+    stop (0: none).
+    """
     try:
-        return _prepare(claim)
+        return replace(_prepare(claim), deadline=deadline)
     except ClaimError:
         raise
     except UsageError as exc:
@@ -89,7 +98,6 @@ def prepare(claim: Claim) -> ClaimContext:
 
 def _prepare(claim: Claim) -> ClaimContext:
     params = dict(claim.params)
-    scalars_params = tuple(params)
     if claim.kind in GAME_KINDS and not (claim.game or "").strip():
         raise ClaimError(f"claim {claim.id!r}: the game spec is empty; give one, e.g. 'nim'")
     if claim.kind in FORMULA_KINDS and not (claim.formula or "").strip():
@@ -99,74 +107,88 @@ def _prepare(claim: Claim) -> ClaimContext:
     kind = claim.kind
     if kind in ("grundy", "p_positions"):
         assert game is not None
-        multi = claim.heaps is not None or isinstance(game, (MultiHeapGame, PluginGame))
-        if isinstance(game, Misere) and not isinstance(game.base, HeapGame) and claim.heaps is None:
-            multi = True
-        if kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
-            raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
-        if isinstance(game, MultiHeapGame) and not isinstance(game, Sum) and claim.heaps is None:
-            raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
-        if isinstance(game, Sum) and claim.heaps not in (None, len(game.components)):
-            raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
-        assert claim.formula is not None
-        result: Type = "int" if kind == "grundy" else "bool"
-        if multi:
-            ctx.formula = parse(
-                claim.formula, scalars=scalars_params, sequences=("h",), result=result
-            )
-        else:
-            ctx.formula = parse(claim.formula, scalars=("n", *scalars_params), result=result)
-        if claim.witness:
-            _prepare_witness(ctx, multi)
-    elif kind == "identity":
-        if not claim.variables:
-            raise ClaimError(f"claim {claim.id!r}: an identity needs 'variables'")
-        clash = set(claim.variables) & set(params)
-        if clash:
-            raise ClaimError(
-                f"claim {claim.id!r}: {sorted(clash)} are both variables and parameters"
-            )
-        assert claim.formula is not None
-        ctx.formula = parse(
-            claim.formula, scalars=(*claim.variables, *scalars_params), result="bool"
-        )
-    elif kind == "sum_rule":
-        comps: list[HeapGame] = []
-        for spec in claim.components:
-            g = parse_spec(spec)
-            if not isinstance(g, HeapGame):
-                raise ClaimError(
-                    f"claim {claim.id!r}: sum component {spec!r} is not a one-heap family"
-                )
-            comps.append(g)
-        if len(comps) < 2:
-            raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")
-        ctx.components = tuple(comps)
-        ctx.game = Sum(comps)
-    elif kind == "periodic":
-        if not isinstance(game, HeapGame):
-            raise ClaimError(f"claim {claim.id!r}: a periodic claim needs a one-heap game")
-    elif kind in ("value", "sequence"):
-        if kind == "value" and len(claim.positions) != len(claim.values):
-            raise ClaimError(f"claim {claim.id!r}: 'positions' and 'values' differ in length")
-        if claim.winning_moves and len(claim.winning_moves) != len(claim.positions):
-            raise ClaimError(f"claim {claim.id!r}: 'winning_moves' needs one list per position")
-        for v in claim.values:
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ClaimError(f"claim {claim.id!r}: values must be non-negative whole numbers")
+        return _prepare_formula_on_game(ctx, game)
+    if kind == "identity":
+        return _prepare_identity(ctx)
+    if kind == "sum_rule":
+        return _prepare_sum_rule(ctx)
+    if kind == "periodic" and not isinstance(game, HeapGame):
+        raise ClaimError(f"claim {claim.id!r}: a periodic claim needs a one-heap game")
+    if kind in ("value", "sequence"):
+        _check_listed_values(claim)
     return ctx
 
 
-def _prepare_witness(ctx: ClaimContext, multi: bool) -> None:
+def _is_multi(claim: Claim, game: Game) -> bool:
+    """True when the claim's formula is in ``h`` (several heaps) rather than ``n``."""
+    if claim.heaps is not None or isinstance(game, (MultiHeapGame, PluginGame)):
+        return True
+    return isinstance(game, Misere) and not isinstance(game.base, HeapGame)
+
+
+def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
+    claim = ctx.claim
+    multi = _is_multi(claim, game)
+    if claim.kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
+        raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
+    if isinstance(game, MultiHeapGame) and not isinstance(game, Sum) and claim.heaps is None:
+        raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
+    if isinstance(game, Sum) and claim.heaps not in (None, len(game.components)):
+        raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
+    assert claim.formula is not None
+    result: Type = "int" if claim.kind == "grundy" else "bool"
+    if multi:
+        formula = parse(claim.formula, scalars=tuple(ctx.params), sequences=("h",), result=result)
+    else:
+        formula = parse(claim.formula, scalars=("n", *ctx.params), result=result)
+    ctx = replace(ctx, formula=formula)
+    return _prepare_witness(ctx, multi) if claim.witness else ctx
+
+
+def _prepare_identity(ctx: ClaimContext) -> ClaimContext:
+    claim = ctx.claim
+    if not claim.variables:
+        raise ClaimError(f"claim {claim.id!r}: an identity needs 'variables'")
+    clash = set(claim.variables) & set(ctx.params)
+    if clash:
+        raise ClaimError(f"claim {claim.id!r}: {sorted(clash)} are both variables and parameters")
+    assert claim.formula is not None
+    formula = parse(claim.formula, scalars=(*claim.variables, *ctx.params), result="bool")
+    return replace(ctx, formula=formula)
+
+
+def _prepare_sum_rule(ctx: ClaimContext) -> ClaimContext:
+    claim = ctx.claim
+    comps: list[HeapGame] = []
+    for spec in claim.components:
+        g = parse_spec(spec)
+        if not isinstance(g, HeapGame):
+            raise ClaimError(f"claim {claim.id!r}: sum component {spec!r} is not a one-heap family")
+        comps.append(g)
+    if len(comps) < 2:
+        raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")
+    return replace(ctx, components=tuple(comps), game=Sum(comps))
+
+
+def _check_listed_values(claim: Claim) -> None:
+    if claim.kind == "value" and len(claim.positions) != len(claim.values):
+        raise ClaimError(f"claim {claim.id!r}: 'positions' and 'values' differ in length")
+    if claim.winning_moves and len(claim.winning_moves) != len(claim.positions):
+        raise ClaimError(f"claim {claim.id!r}: 'winning_moves' needs one list per position")
+    for v in claim.values:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ClaimError(f"claim {claim.id!r}: values must be non-negative whole numbers")
+
+
+def _prepare_witness(ctx: ClaimContext, multi: bool) -> ClaimContext:
     text = (ctx.claim.witness or "").strip()
     if text in BUILTIN_WITNESSES:
-        ctx.witness_name = text
-        return
+        return replace(ctx, witness_name=text)
     if multi:
         raise ClaimError(
             f"claim {ctx.claim.id!r}: a multi-heap witness must be one of {', '.join(BUILTIN_WITNESSES)}"
         )
     # A one-heap witness: a formula in n, v (the value to reach) and j (ranging over bit
     # positions) that names a heap a move from n should reach.
-    ctx.witness = parse(text, scalars=("n", "v", "j", *ctx.params), result="int")
-    ctx.witness_name = "formula"
+    witness = parse(text, scalars=("n", "v", "j", *ctx.params), result="int")
+    return replace(ctx, witness=witness, witness_name="formula")

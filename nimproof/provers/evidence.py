@@ -37,7 +37,7 @@ from nimproof.games.sums import Sum
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Undecided
-from nimproof.verdict import Counterexample, MethodResult
+from nimproof.verdict import Counterexample, MethodResult, Status
 
 #: Most options enumerated to decide the local conditions at one position.
 MAX_OPTIONS = 2_000_000
@@ -100,7 +100,7 @@ def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
             detail=_join(result.detail, note),
         )
     if settled.outcome == "dismissed":
-        status = "proved" if result.scope.kind != "none" else "unknown"
+        status: Status = "proved" if result.scope.kind != "none" else "unknown"
         note = f"candidate at {cx.position} dismissed: {settled.reason}"
         return dataclasses.replace(
             result, status=status, counterexample=None, detail=_join(result.detail, note)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Hashable, Iterator
-from typing import Any, cast
+from collections.abc import Hashable, Iterator, Mapping
+from typing import Any, TypedDict, cast
 
 import numpy as np
 
@@ -43,6 +43,23 @@ from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope, Status
 
 NAME = "exhaustive"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``exhaustive`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """largest heap (one-heap claims)"""
+    max_heap: int
+    """largest heap in each position"""
+    max_total: int
+    """most tokens in all (staircase Nim)"""
+    max_size: int
+    """largest size (plugin games)"""
+    max_value: int
+    """largest value of each variable (identities)"""
+
+
 MAX_POSITIONS = 50_000_000
 GENERIC_MAX_POSITIONS = 400_000
 
@@ -51,7 +68,7 @@ class _TooLarge(Exception):
     pass
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check the claim on every position up to the bound in ``options``."""
     t0 = time.monotonic()
     try:
@@ -97,7 +114,7 @@ def _ladder(limit: int, first: int) -> list[int]:
     return out
 
 
-def _bound(options: dict[str, Any], keys: tuple[str, ...], default: int, cap: int) -> int:
+def _bound(options: Mapping[str, Any], keys: tuple[str, ...], default: int, cap: int) -> int:
     for key in keys:
         if key in options:
             value = options[key]
@@ -163,7 +180,7 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _one_heap(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     from nimproof.engines import grundy_table
 
     base = ctx.heap_game
@@ -355,7 +372,7 @@ def _first_by_size(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(x) for x in idx[order[0]])
 
 
-def _multi(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _multi(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     game = ctx.game
     base = game.base if isinstance(game, Misere) else game
     if isinstance(game, PluginGame):
@@ -469,7 +486,7 @@ def _generic_positions(ctx: ClaimContext, bound: int, h: int | None) -> Iterator
     yield from itertools.product(range(bound + 1), repeat=h)
 
 
-def _generic(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     """Compare the claim with reference values on a closed domain, position by position."""
     game = ctx.game
     assert game is not None
@@ -536,7 +553,7 @@ def _staircase(ctx: ClaimContext) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _identity(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     assert ctx.formula is not None
     names = list(ctx.claim.variables)
     limit = _bound(options, ("max_value",), 63, 1 << 20)
@@ -593,7 +610,7 @@ def _identity(ctx: ClaimContext, options: dict[str, Any]) -> Result:
     )
 
 
-def _sum_rule(ctx: ClaimContext, options: dict[str, Any]) -> Result:
+def _sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     from nimproof.engines import grundy_table
 
     game = ctx.game

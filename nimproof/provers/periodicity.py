@@ -22,7 +22,8 @@ applicable theorem the claim is verified up to ``max_n`` only.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -33,10 +34,21 @@ from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``periodicity`` method in ``[claim.checks]`` (all optional)."""
+
+    max_n: int
+    """check the table at least up to this heap (0: as far as the theorem needs)"""
+    margin: Literal["cgsuite", "guy-smith"]
+    """which statement of the periodicity theorem's margin to use"""
+
+
 REFERENCE_LIMIT = 3000
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Decide a ``periodic`` claim."""
     from nimproof.engines import grundy_table
 
@@ -172,7 +184,7 @@ def _not_least(
     )
 
 
-def _window(game: object, p: int, n0: int, s: int, options: dict[str, Any]) -> tuple[str, int]:
+def _window(game: object, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
     """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
     if s != 0:
         return "", 0

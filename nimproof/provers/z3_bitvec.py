@@ -32,9 +32,9 @@ Soundness measures:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict, cast
 
 import z3
 
@@ -52,6 +52,23 @@ from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope, Status
 
 NAME = "z3_bitvec"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``z3_bitvec`` method in ``[claim.checks]`` (all optional)."""
+
+    width: int
+    """heaps below 2**width"""
+    widths: list[int]
+    """several widths, tried in ascending order"""
+    timeout: float
+    """seconds for the solver"""
+    witness_candidates: int
+    """how many values of j a witness formula is expanded over"""
+    quantifier_max_width: int
+    """largest width at which condition 2 may use a quantifier"""
+
+
 DEFAULT_TIMEOUT = 120.0
 QUANTIFIER_MAX_WIDTH = 10
 SHRINK_ROUNDS = 40
@@ -66,7 +83,7 @@ class _Found:
     counterexample: Counterexample
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Prove the claim's local conditions at each requested width (ascending)."""
     t0 = time.monotonic()
     widths = options.get("widths") or [options.get("width", 16)]
@@ -152,7 +169,7 @@ def _is_staircase(ctx: ClaimContext) -> bool:
 
 
 def _prove(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     if ctx.kind == "identity":
         return _identity(ctx, w, solver)
@@ -210,7 +227,7 @@ def _identity(ctx: ClaimContext, w: int, solver: Solver) -> _Found | None:
 
 
 def _one_heap(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None
@@ -531,7 +548,7 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
 
 
 def _multi(
-    ctx: ClaimContext, w: int, solver: Solver, options: dict[str, Any], notes: list[str]
+    ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     assert ctx.formula is not None
     h = ctx.heaps
@@ -687,18 +704,7 @@ def _multi(
 def _with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
     if ctx.heaps == h:
         return ctx
-    from dataclasses import replace
-
-    return ClaimContext(
-        replace(ctx.claim, heaps=h),
-        ctx.game,
-        ctx.formula,
-        ctx.params,
-        ctx.witness_name,
-        ctx.witness,
-        ctx.components,
-        ctx.deadline,
-    )
+    return replace(ctx, claim=replace(ctx.claim, heaps=h))
 
 
 def _builtin_candidates(

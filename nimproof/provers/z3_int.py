@@ -12,7 +12,8 @@ formula without ``j``, or a quantified formula.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 import z3
 
@@ -25,10 +26,19 @@ from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "z3_int"
+
+
+class Options(TypedDict, total=False):
+    """Options of the ``z3_int`` method in ``[claim.checks]`` (all optional)."""
+
+    timeout: float
+    """seconds for the solver"""
+
+
 DEFAULT_TIMEOUT = 60.0
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Prove the claim for all non-negative integers, or say why not."""
     t0 = time.monotonic()
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
@@ -105,7 +115,7 @@ def _identity(ctx: ClaimContext, solver: Solver) -> Counterexample | None:
 
 
 def _one_heap(
-    ctx: ClaimContext, solver: Solver, options: dict[str, Any]
+    ctx: ClaimContext, solver: Solver, options: Mapping[str, Any]
 ) -> tuple[Counterexample | None, str]:
     base = ctx.heap_game
     assert base is not None and ctx.formula is not None

@@ -54,7 +54,7 @@ def show(value: Any) -> str:
 def formula_latex(claim: dict[str, Any], text: str | None = None) -> str | None:
     """LaTeX for the claim's formula (or ``text``, e.g. its witness); None if not renderable.
 
-    Uses :func:`nimproof.expr.to_sympy.to_latex` when it is available; the
+    Uses :func:`nimproof.expr.latex.to_latex` when it is available; the
     caller shows the plain text when this returns None.
     """
     source = text if text is not None else claim.get("formula")
@@ -62,7 +62,7 @@ def formula_latex(claim: dict[str, Any], text: str | None = None) -> str | None:
         return None
     try:
         from nimproof.expr import parse
-        from nimproof.expr.to_sympy import to_latex
+        from nimproof.expr.latex import to_latex
     except ImportError:
         return None
     scalars = {

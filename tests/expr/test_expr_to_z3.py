@@ -107,21 +107,22 @@ def valid(claim: Any) -> bool:
 @contextmanager
 def traced_ints() -> Iterator[list[int]]:
     """Record every integer value the scalar evaluation computes (all recursion goes
-    through the module-level ``evaluate``)."""
+    through the exact back end's ``walk``)."""
     seen: list[int] = []
-    original = evaluate_module.evaluate
+    exact = evaluate_module._Exact
+    original = exact.walk
 
-    def tracing(node: Node, env: Any) -> Any:
-        value = original(node, env)
-        if node.type == "int":
+    def tracing(self: Any, node: Any, env: Any) -> Any:
+        value = original(self, node, env)
+        if getattr(node, "type", None) == "int":
             seen.append(int(value))
         return value
 
-    evaluate_module.evaluate = tracing
+    exact.walk = tracing  # type: ignore[method-assign]
     try:
         yield seen
     finally:
-        evaluate_module.evaluate = original
+        exact.walk = original  # type: ignore[method-assign]
 
 
 def compile_text(text: str, width: int | None, **env: Any) -> Compiled:

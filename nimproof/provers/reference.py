@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, TypedDict
 
 from nimproof.engines import reference
 from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
@@ -28,6 +28,11 @@ from nimproof.provers.moves import fixed_moves
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "reference"
+
+
+class Options(TypedDict, total=False):
+    """The ``reference`` method takes no options."""
+
 
 #: Positions of a heap game with more joint positions than this are evaluated by Sprague–Grundy.
 DIRECT_BUDGET = 20_000
@@ -131,7 +136,7 @@ def _freeze(x: Any) -> Any:
     return x
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check every listed value (and winning move), or the listed sequence."""
     t0 = time.monotonic()
     if ctx.kind == "sequence":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -31,6 +31,15 @@ from nimproof.verdict import Counterexample, MethodResult
 NAME = "hypothesis"
 
 
+class Options(TypedDict, total=False):
+    """Options of the ``hypothesis`` method in ``[claim.checks]`` (all optional)."""
+
+    examples: int
+    """how many random positions"""
+    width: int
+    """bits of each random heap"""
+
+
 def _heap_target(game: HeapGame, n: int, r: int) -> int | None:
     """A legal target from a heap of ``n`` chosen by the random number ``r`` (None: no move)."""
     if isinstance(game, Subtraction):
@@ -42,7 +51,7 @@ def _heap_target(game: HeapGame, n: int, r: int) -> int | None:
     return None
 
 
-def run(ctx: ClaimContext, options: dict[str, Any]) -> MethodResult:
+def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Sample ``examples`` random positions (``width``-bit heaps) and moves."""
     t0 = time.monotonic()
     examples = int(options.get("examples", 200))

@@ -1,0 +1,126 @@
+"""The one registry of proof methods.
+
+Every proof method is registered here once, in order of strength: the
+strongest scope a method can reach first (``all`` positions, then heaps
+below ``2**width``, then an explicit ``bound``, then nothing). From this one
+list derive
+
+* the method names a conjecture file may use under ``[claim.checks]``
+  (:data:`nimproof.claims.model.METHODS`),
+* the order in which :func:`nimproof.provers.verify_claim` runs a claim's
+  checks (:data:`ORDER`),
+* the method choices of the command line,
+* the conformance test (``tests/provers/test_soundness.py``), which feeds
+  every registered method the shared suite of false claims and fails if any
+  of them is proved.
+
+A method lives in its own module under :mod:`nimproof.provers` and provides
+``run(ctx, options) -> MethodResult`` and ``Options``, a ``TypedDict`` of the
+options it reads from ``[claim.checks]``. Adding a method is that module
+plus one :class:`ProofMethod` entry below. Entries name their module instead
+of importing it, so reading the registry (the claim schema, ``--help``)
+never loads z3 or numba.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from nimproof.verdict import MethodResult, ScopeKind
+
+if TYPE_CHECKING:
+    from nimproof.provers.context import ClaimContext
+
+RunFunction = Callable[["ClaimContext", Mapping[str, Any]], MethodResult]
+
+
+@dataclass(frozen=True, slots=True)
+class ProofMethod:
+    """One registered proof method.
+
+    ``reaches`` is the strongest scope kind a ``proved`` from this method can
+    have (``"none"`` for a method that only ever refutes); ``module`` is the
+    dotted name of the module that implements it.
+    """
+
+    name: str
+    module: str
+    reaches: ScopeKind
+    summary: str
+
+    def load(self) -> ModuleType:
+        """The implementing module (imported on first use)."""
+        return importlib.import_module(self.module)
+
+    @property
+    def run(self) -> RunFunction:
+        """``run(ctx, options) -> MethodResult``: decide one prepared claim."""
+        fn: RunFunction = self.load().run
+        return fn
+
+    @property
+    def options(self) -> type:
+        """The ``TypedDict`` of the options this method reads from ``[claim.checks]``."""
+        cls: type = self.load().Options
+        return cls
+
+
+#: Every proof method, strongest scope first.
+REGISTRY: tuple[ProofMethod, ...] = (
+    ProofMethod(
+        "reference",
+        "nimproof.provers.reference",
+        "all",
+        "worked examples: each listed position or value computed by the reference implementation",
+    ),
+    ProofMethod(
+        "periodicity",
+        "nimproof.provers.periodicity",
+        "all",
+        "periodicity theorem for take-and-break games: a finite check proves a period for all n",
+    ),
+    ProofMethod(
+        "z3_int",
+        "nimproof.provers.z3_int",
+        "all",
+        "z3 over unbounded integers: arithmetic claims for all non-negative values",
+    ),
+    ProofMethod(
+        "z3_bitvec",
+        "nimproof.provers.z3_bitvec",
+        "width",
+        "z3 over bit-vectors: the local conditions for every position with heaps below 2^w",
+    ),
+    ProofMethod(
+        "exhaustive",
+        "nimproof.provers.exhaustive",
+        "bound",
+        "every position up to a bound, against one-step mex, the engine and the reference",
+    ),
+    ProofMethod(
+        "hypothesis",
+        "nimproof.provers.hypothesis",
+        "none",
+        "random search with shrinking: refutes, never proves",
+    ),
+)
+
+#: The registered names, strongest first: the order in which a claim's checks run.
+ORDER: tuple[str, ...] = tuple(m.name for m in REGISTRY)
+
+_BY_NAME = {m.name: m for m in REGISTRY}
+
+
+def get(name: str) -> ProofMethod:
+    """The registered method called ``name``; ``KeyError`` naming the known ones otherwise."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown proof method {name!r} (methods: {', '.join(ORDER)})") from None
+
+
+__all__ = ["ORDER", "REGISTRY", "ProofMethod", "RunFunction", "get"]
