@@ -8,18 +8,17 @@ verdict object instead.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nimproof.claims import Claim
 from nimproof.cli.common import MAX_N, bounded_int, console, print_json
 from nimproof.errors import UsageError
-from nimproof.expr import uses_bitwise
-from nimproof.provers import prepare
-from nimproof.provers.isolate import decide
-from nimproof.provers.moves import heap_moves
+
+if TYPE_CHECKING:
+    from nimproof.claims import Claim
 
 
 def register(sub: Any) -> None:
+    """Add the ``check`` command."""
     p = sub.add_parser(
         "check",
         help="check a game against a proposed formula",
@@ -58,6 +57,11 @@ def register(sub: Any) -> None:
 
 def build_claim(args: argparse.Namespace) -> Claim:
     """The claim that ``nimproof check`` decides, with checks chosen from the flags."""
+    from nimproof.claims import Claim
+    from nimproof.expr import uses_bitwise
+    from nimproof.provers import prepare
+    from nimproof.provers.moves import heap_moves
+
     kind = "grundy" if args.grundy is not None else "p_positions"
     formula = args.grundy if args.grundy is not None else args.p_positions
     if kind == "p_positions" and args.heaps is None:
@@ -99,13 +103,20 @@ def build_claim(args: argparse.Namespace) -> Claim:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Decide the claim and print the verdict (exit 1 when refuted)."""
+    from rich.markup import escape
+
+    from nimproof.provers import verify_claim
+
     claim = build_claim(args)
     verdict = decide(claim, args.timeout)
     if args.json:
         print_json(verdict.to_json())
         return 0 if verdict.status != "refuted" else 1
     style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
-    console.print(f"[bold {style}]{verdict.status.upper()}[/] {claim.statement}")
+    console.print(
+        f"[bold {style}]{verdict.status.upper()}[/] {escape(claim.statement)}", soft_wrap=True
+    )
     if verdict.status == "proved":
         console.print(f"  scope: {verdict.scope.describe()}", markup=False)
     for m in verdict.methods:
@@ -116,16 +127,11 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
     if verdict.counterexample:
-        cx = verdict.counterexample
-        label = "counterexample" if cx.rechecked else "candidate counterexample (not confirmed)"
-        console.print(f"  {label}: {cx.explanation}", markup=False)
-        if (
-            cx.position is not None
-            and None not in (cx.claimed, cx.actual)
-            and cx.claimed != cx.actual
-            and cx.condition == "value"
-        ):
-            console.print(
-                f"  position {cx.position}: claimed {cx.claimed}, true {cx.actual}", markup=False
-            )
+        from nimproof.reports.text import counterexample_facts
+
+        cx = verdict.counterexample.to_json()
+        label = "counterexample" if cx["rechecked"] else "candidate counterexample (not confirmed)"
+        console.print(f"  {label}: {cx['explanation']}", markup=False, soft_wrap=True)
+        for fact, text in counterexample_facts(cx, claim.kind):
+            console.print(f"    {fact}: {text}", markup=False, soft_wrap=True)
     return 0 if verdict.status != "refuted" else 1

@@ -1,4 +1,8 @@
-"""Shared command-line plumbing: consoles, progress bars, argument types."""
+"""Shared command-line plumbing: consoles, progress bars, argument types.
+
+Nothing heavy is imported here: the rich consoles are made on first use, so
+``nimproof --help`` and ``--version`` start without loading rich.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,52 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typing import TYPE_CHECKING, Any, cast
 
 from nimproof.errors import UsageError
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+
+class _LazyConsole:
+    """A rich console made on first use (rich costs a tenth of a second to import)."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    @property
+    def real(self) -> Console:
+        """The rich console itself (for code that checks its type)."""
+        if self._console is None:
+            from rich.console import Console
+
+            class _Console(Console):
+                # rich ends the program with exit code 1 on a closed pipe; nimproof's
+                # main turns the error into a quiet exit 0 (``nimproof games | head``).
+                def on_broken_pipe(self) -> None:
+                    self.quiet = True
+                    raise BrokenPipeError
+
+            self._console = _Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+console = cast("Console", _LazyConsole(highlight=False))
+err_console = cast("Console", _LazyConsole(stderr=True, highlight=False))
 
 #: Largest heap bound any command accepts; larger asks are refused with a clear error.
 MAX_N = 10**8
+
+
+def real_console(c: Console) -> Console:
+    """The rich console behind ``c`` (``c`` itself when it is not lazy)."""
+    return c.real if isinstance(c, _LazyConsole) else c
 
 
 def bounded_int(low: int, high: int, what: str) -> Any:
@@ -48,12 +86,21 @@ def print_json(obj: Any) -> None:
 @contextlib.contextmanager
 def progress(enabled: bool = True) -> Iterator[Progress]:
     """A rich progress display on stderr (hidden when ``enabled`` is False or stderr is no terminal)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     prog = Progress(
-        TextColumn("[bold]{task.description}"),
+        # Descriptions are claim ids and specs such as "bouton[heaps=2]": never markup.
+        TextColumn("{task.description}", markup=False, style="bold"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err_console,
+        console=real_console(err_console),
         transient=True,
         disable=not enabled,
     )

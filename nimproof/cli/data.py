@@ -14,9 +14,6 @@ import argparse
 import time
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from nimproof.cli.common import console, err_console, print_json, progress
 
 
@@ -73,6 +70,9 @@ def _path(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, *, verify: bool) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
     from nimproof.datasets import catalog, read, spot_check
 
     entries = catalog(args.data_dir)

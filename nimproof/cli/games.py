@@ -1,25 +1,42 @@
-"""``nimproof games``: every registered family, with a line about it and an example spec."""
+"""``nimproof games``: every family and plugin in plain words, each with a command to try."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from rich.table import Table
-
 from nimproof.cli.common import console, print_json
+
+#: Positions used in the example commands of multi-heap families.
+_MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4"}
 
 
 def register(subparsers: Any) -> None:
     """Add the ``games`` command."""
-    p = subparsers.add_parser("games", help="list the game families and loaded plugins")
+    p = subparsers.add_parser(
+        "games",
+        help="list the game families and plugins, each with an example",
+        description="List every game family and plugin, in plain words, with a command to try.",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(func=run)
 
 
+def example_command(name: str, spec: str, multi_heap: bool) -> str:
+    """A command that shows the family at work (a small table, or one position's value)."""
+    if name == "plugin":
+        return "nimproof value plugin:chocolate 5 6 2 3"
+    if multi_heap:
+        return f"nimproof value {spec} {_MULTI_EXAMPLE.get(name, '1 2 3')}"
+    quoted = f"'{spec}'" if any(c in spec for c in " <>()*|&;") else spec
+    return f"nimproof table {quoted} --max-n 20"
+
+
 def listing() -> dict[str, list[dict[str, Any]]]:
-    """The families (name, summary, example, aliases, multi_heap) and the loaded plugins."""
+    """The families (name, summary, example, command, aliases, multi_heap) and the plugins."""
     from nimproof.games import all_families
+
+    registered = all_families()  # first: registration order is the order shown
     from nimproof.games import plugins as plugin_module
 
     plugin_module._load_entry_points()
@@ -28,16 +45,18 @@ def listing() -> dict[str, list[dict[str, Any]]]:
             "name": f.info.name,
             "summary": f.info.summary,
             "example": f.info.example,
+            "command": example_command(f.info.name, f.info.example, f.info.multi_heap),
             "aliases": list(f.aliases),
             "multi_heap": f.info.multi_heap,
         }
-        for f in all_families()
+        for f in registered
     ]
     plugins = [
         {
             "name": name,
             "spec": f"plugin:{name}",
             "summary": cls.summary,
+            "command": f"nimproof value plugin:{name} {cls.example_position}".rstrip(),
             "class": f"{cls.__module__}.{cls.__qualname__}",
         }
         for name, cls in sorted(plugin_module.PLUGINS.items())
@@ -46,24 +65,27 @@ def listing() -> dict[str, list[dict[str, Any]]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the registry."""
+    """Print the families and plugins."""
     data = listing()
     if args.json:
         print_json(data)
         return 0
-    table = Table(title="game families", title_justify="left", show_lines=False)
-    table.add_column("family", style="bold")
-    table.add_column("description")
-    table.add_column("example spec", style="cyan")
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="game families", title_justify="left", show_lines=True)
+    table.add_column("family", style="bold", no_wrap=True)
+    table.add_column("what a move is")
+    table.add_column("try", style="cyan", overflow="fold")
     for f in data["families"]:
-        name = f["name"] + (" (multi-heap)" if f["multi_heap"] else "")
-        table.add_row(name, f["summary"], f["example"])
+        name = f["name"] + ("\n(several heaps)" if f["multi_heap"] else "")
+        table.add_row(escape(name), escape(f["summary"]), escape(f["command"]))
     console.print(table)
-    plugins = Table(title="plugins (plugin:NAME)", title_justify="left")
-    plugins.add_column("plugin", style="bold")
-    plugins.add_column("description")
-    plugins.add_column("spec", style="cyan")
+    plugins = Table(title="plugins (spec plugin:NAME)", title_justify="left", show_lines=True)
+    plugins.add_column("plugin", style="bold", no_wrap=True)
+    plugins.add_column("what a move is")
+    plugins.add_column("try", style="cyan", overflow="fold")
     for p in data["plugins"]:
-        plugins.add_row(p["name"], p["summary"], p["spec"])
+        plugins.add_row(escape(p["name"]), escape(p["summary"]), escape(p["command"]))
     console.print(plugins)
     return 0

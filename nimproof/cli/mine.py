@@ -13,18 +13,19 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
-from pathlib import Path
-
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
 from nimproof.errors import UsageError
-from nimproof.miner.defaults import default_requests
-from nimproof.miner.pipeline import DEFAULT_HEAPS, DEFAULT_MAX_N, Request
-from nimproof.miner.run import RunResult, run
 
-DEFAULT_WRITE = "conjectures/mined"
+if TYPE_CHECKING:
+    from nimproof.miner.pipeline import Request
+    from nimproof.miner.run import RunResult
+
+#: The miner's default bound for one-heap tables (``nimproof.miner.pipeline.DEFAULT_MAX_N``;
+#: repeated here so that building the parser does not import the miner; a test compares).
+DEFAULT_MAX_N = 300
+
 MAX_AXIS = 64
 MAX_SHOWN = 90  # longer formulas are cut in the table (files and --json have them whole)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -108,9 +109,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument(
         "--write",
-        default=DEFAULT_WRITE,
+        default=None,
         metavar="DIR",
-        help=f"directory for the conjecture files (default {DEFAULT_WRITE})",
+        help="write the conjecture files into DIR (default: write nothing; "
+        "'make mine' uses conjectures/mined)",
     )
     p.add_argument("--no-verify", action="store_true", help="do not run the verifier")
     p.add_argument(
@@ -129,6 +131,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def requests_from(args: argparse.Namespace) -> list[Request]:
     """The requests a command line asks for (UsageError for inconsistent options)."""
+    from nimproof.miner.defaults import default_requests
+    from nimproof.miner.pipeline import DEFAULT_HEAPS, Request
+
     if args.defaults:
         if args.spec or args.param or args.heaps:
             raise UsageError(
@@ -164,7 +169,7 @@ def requests_from(args: argparse.Namespace) -> list[Request]:
 
 def _command_line(args: argparse.Namespace) -> str:
     if args.defaults:
-        return f"nimproof mine --defaults --write {args.write}"
+        return "nimproof mine --defaults" + (f" --write {args.write}" if args.write else "")
     words = ["nimproof", "mine", shlex.quote(args.spec)]
     words += [f"--param {shlex.quote(p)}" for p in args.param]
     if args.heaps:
@@ -178,8 +183,11 @@ def _command_line(args: argparse.Namespace) -> str:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``nimproof mine``; 0 on success, 2 for bad input."""
+    from nimproof.miner.run import run
+    from nimproof.output import output_dir
+
     requests = requests_from(args)
-    write_dir = Path(args.write) if args.write else None
+    write_dir = output_dir(args.write, "--write folder") if args.write else None
     with progress(enabled=not args.json and err_console.is_terminal) as prog:
         task = prog.add_task("mining", total=len(requests))
 
@@ -204,6 +212,9 @@ def main(args: argparse.Namespace) -> int:
 
 def show(result: RunResult) -> None:
     """The ranked table of conjectures, then per-family summaries and notes."""
+    from rich.markup import escape
+    from rich.table import Table
+
     if result.conjectures:
         table = Table(title="Mined conjectures", show_lines=False)
         for col in ("family", "#", "kind", "formula", "evidence", "verdict", "scope"):

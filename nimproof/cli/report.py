@@ -1,9 +1,8 @@
-"""``nimproof report``: regenerate the Markdown reports from a results file."""
+"""``nimproof report``: regenerate the Markdown and HTML reports from a results file."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from nimproof.cli.common import console
@@ -13,9 +12,9 @@ def register(subparsers: Any) -> None:
     """Add the ``report`` command."""
     p = subparsers.add_parser(
         "report",
-        help="write the Markdown reports from a verification results file",
-        description="Regenerate reports/README.md, one page per claim and timings.md from the JSON "
-        "that 'nimproof verify --json FILE' wrote.",
+        help="write the Markdown and HTML reports from a results file",
+        description="Regenerate README.md, index.html, one page per claim (Markdown and HTML), "
+        "timings.md and timings.js from the JSON that 'nimproof verify --json FILE' wrote.",
     )
     p.add_argument(
         "--json",
@@ -28,19 +27,27 @@ def register(subparsers: Any) -> None:
         "--out", default="reports", metavar="DIR", help="output folder (default: reports)"
     )
     p.add_argument("--no-timings", action="store_true", help="do not write timings.md")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the results and write the reports; a missing or malformed file is an error (exit 2)."""
-    from nimproof.reports import load_results, write_reports
+    from nimproof.output import output_dir
+    from nimproof.reports import read_results, write_reports
 
-    results = load_results(args.results)
-    written = write_reports(results, Path(args.out), timings=not args.no_timings)
+    out = output_dir(args.out, "--out folder")
+    meta, results = read_results(args.results)
+    written = write_reports(
+        results, out, timings=not args.no_timings, meta=meta, show_progress=not args.quiet
+    )
     pages = sum(1 for p in written if p.suffix == ".md")
+    html = sum(1 for p in written if p.suffix == ".html")
     images = sum(1 for p in written if p.suffix == ".png")
     console.print(
-        f"wrote {pages} pages and {images} pictures for {len(results)} claims to {args.out}/",
+        f"wrote {pages} Markdown pages, {html} HTML pages and {images} pictures "
+        f"for {len(results)} claims to {args.out}/ (open {args.out}/index.html)",
         markup=False,
+        soft_wrap=True,
     )
     return 0

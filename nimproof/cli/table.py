@@ -1,12 +1,14 @@
 """``nimproof table``: the Grundy table of a game.
 
-One-heap families: ``nimproof table SPEC --max-n N`` gives heaps ``0..N``.
-With ``--json`` it prints exactly one JSON object::
+One-heap families: ``nimproof table SPEC --max-n N`` gives heaps ``0..N``,
+every one of them, in rows that fit the terminal (``--columns C`` fixes the
+number per row). With ``--json`` it prints exactly one JSON object::
 
     {"spec": "kayles", "misere": false, "layout": "heap", "bound": N,
      "engine": "octal-splits", "source": "computed", "grundy": [g(0), ..., g(N)]}
 
-(for a ``misere:`` spec, ``grundy`` holds misère nim-values).
+(for a ``misere:`` spec, ``grundy`` holds misère nim-values). ``--csv FILE``
+(``-`` for standard output) writes ``n,grundy`` rows instead.
 
 Multi-heap families (and several heaps of a one-heap family) take
 ``--heaps H --max-heap B`` and describe the box ``[0, B]^H``::
@@ -16,36 +18,51 @@ Multi-heap families (and several heaps of a one-heap family) take
      "values": nested lists, values[h0][h1]...[h_{H-1}] (null for "outcome"),
      "p_positions": [[h0, ..., h_{H-1}], ...] in row-major order}
 
-Stored tables (``data/``, ``$NIMPROOF_DATA`` or ``--data-dir``) are reused
-when they cover the bound; ``--save`` stores the result.
+(CSV: ``h0,...,h{H-1},grundy,p_position``). Plugin games take ``--max-size
+S`` and list every position of size at most ``S`` that the plugin enumerates,
+with its value (JSON: ``"layout": "positions"``, ``"positions": [{"position":
+..., "value": v}, ...]``; CSV: ``position,value``).
+
+Small one-heap tables (a few hundred thousand moves at most) are computed by
+the plain reference implementation, which starts instantly; larger ones by
+the compiled engines, reusing stored tables (``data/``, ``$NIMPROOF_DATA`` or
+``--data-dir``) when they cover the bound; ``--save`` stores the result.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Callable, Iterator
-from typing import Any
-
-import numpy as np
-from rich.table import Table
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
-from nimproof.engines import METHODS, MultiTable
 from nimproof.errors import UsageError
-from nimproof.games import Game, MultiHeapGame, PluginGame, parse_spec
 
-#: Values shown by the readable (non-JSON) rendering of a one-heap table.
-SHOW_VALUES = 2000
-#: Side of the largest two-heap grid the readable rendering draws.
-SHOW_GRID = 40
-#: P-positions listed by the readable rendering of boxes with three or more heaps.
-SHOW_P = 60
+if TYPE_CHECKING:
+    from nimproof.engines.multi import MultiTable
+    from nimproof.games import Game
+
+#: Box methods (the same tuple as :data:`nimproof.engines.multi.METHODS`, kept here
+#: so that building the parser does not import the engines; a test compares them).
+BOX_METHODS = ("auto", "sieve", "direct", "xor")
+#: Moves the reference implementation may enumerate for a one-heap table before the
+#: compiled engines take over (it answers in well under a tenth of a second).
+REFERENCE_BUDGET = 300_000
+#: Largest plugin size bound accepted.
+MAX_PLUGIN_SIZE = 64
 
 
 def register(subparsers: Any) -> None:
     """Add the ``table`` command."""
-    p = subparsers.add_parser("table", help="compute (or load) the Grundy table of a game")
+    p = subparsers.add_parser(
+        "table",
+        help="compute (or load) the Grundy table of a game",
+        description="Grundy values of heaps 0..N (one-heap games), of a box of several heaps, "
+        "or of a plugin game's positions up to a size.",
+    )
     p.add_argument("spec", help="a game spec, e.g. kayles, subtraction:1,3,4, moore:2")
     p.add_argument(
         "--max-n", type=bounded_int(0, MAX_N, "--max-n"), help="largest heap (one-heap tables)"
@@ -56,8 +73,22 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--max-heap", type=bounded_int(0, 100_000, "--max-heap"), help="largest heap of a box"
     )
-    p.add_argument("--method", choices=METHODS, default="auto", help="box method (default: auto)")
-    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    p.add_argument(
+        "--max-size",
+        type=bounded_int(0, MAX_PLUGIN_SIZE, "--max-size"),
+        help="largest position size (plugin games)",
+    )
+    p.add_argument(
+        "--method", choices=BOX_METHODS, default="auto", help="box method (default: auto)"
+    )
+    p.add_argument(
+        "--columns",
+        type=bounded_int(1, 1000, "--columns"),
+        help="values per row (default: as many as fit the terminal)",
+    )
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    out.add_argument("--csv", metavar="FILE", help="write the table as CSV to FILE ('-': stdout)")
     p.add_argument("--save", action="store_true", help="store the table in the data directory")
     p.add_argument(
         "--data-dir", metavar="DIR", help="data directory (default: $NIMPROOF_DATA or ./data)"
@@ -67,6 +98,8 @@ def register(subparsers: Any) -> None:
 
 def is_multi_heap(game: Game) -> bool:
     """True for families whose positions are several heaps (not sums of one heap game)."""
+    from nimproof.games import MultiHeapGame
+
     base = getattr(game, "base", game)
     return isinstance(base, MultiHeapGame)
 
@@ -84,48 +117,22 @@ def progress_callback(description: str) -> Iterator[Callable[[int, int], None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute or load the table and print it."""
-    from nimproof.datasets import fetch_heap, fetch_multi
+    """Compute or load the table and print (or export) it."""
+    from nimproof.games import PluginGame, parse_spec
+    from nimproof.output import output_file
 
     game = parse_spec(args.spec)
+    csv_out = output_file(args.csv, "CSV file") if args.csv else None
     base = getattr(game, "base", game)
     if isinstance(base, PluginGame):
-        raise UsageError(
-            f"{game.spec} is a plugin game without heap tables; "
-            f"use 'nimproof value {game.spec} ...'"
-        )
+        return _plugin(game, base, args, csv_out)
+    if args.max_size is not None:
+        raise UsageError("--max-size is for plugin games; heap games take --max-n or --max-heap")
     if args.heaps is not None or args.max_heap is not None or is_multi_heap(game):
-        if args.heaps is None or args.max_heap is None:
-            raise UsageError(
-                f"{game.spec} is a multi-heap table: give --heaps H and --max-heap B "
-                "(e.g. --heaps 3 --max-heap 15)"
-            )
-        if args.max_n is not None:
-            raise UsageError("--max-n is for one-heap tables; a box takes --heaps and --max-heap")
-        with progress_callback(f"{game.spec}: {args.heaps} heaps <= {args.max_heap}") as cb:
-            got = fetch_multi(
-                game,
-                args.heaps,
-                args.max_heap,
-                method=args.method,
-                data_dir=args.data_dir,
-                progress=cb,
-                store=args.save,
-            )
-        assert got.multi is not None
-        from nimproof.engines.multi import resolve_method
-
-        method = resolve_method(game, args.heaps, args.method)
-        if args.json:
-            print_json(box_json(game, got.multi, method, got.source))
-        else:
-            render_box(game, got.multi, method, got.source)
-        return 0
+        return _box(game, args, csv_out)
     if args.max_n is None:
         raise UsageError(f"give --max-n N for the table of {game.spec} (heaps 0..N)")
-    with progress_callback(f"{game.spec}: heaps 0..{args.max_n:,}") as cb:
-        got = fetch_heap(game, args.max_n, data_dir=args.data_dir, progress=cb, store=args.save)
-    assert got.values is not None
+    values, engine, source = heap_values(game, args.max_n, save=args.save, data_dir=args.data_dir)
     if args.json:
         print_json(
             {
@@ -133,18 +140,111 @@ def run(args: argparse.Namespace) -> int:
                 "misere": game.misere,
                 "layout": "heap",
                 "bound": args.max_n,
-                "engine": got.engine,
-                "source": got.source,
-                "grundy": [int(v) for v in got.values],
+                "engine": engine,
+                "source": source,
+                "grundy": values,
             }
         )
+    elif csv_out is not None:
+        csv_out.write_text("n,grundy\n" + "".join(f"{n},{v}\n" for n, v in enumerate(values)))
     else:
-        render_heap(game, got.values, got.engine, got.source)
+        what = "misère nim-values" if game.misere else "Grundy values"
+        head = f"{game.spec}: {what} of heaps 0..{args.max_n:,} (engine {engine}, {source})"
+        console.print(head, markup=False, soft_wrap=True)
+        write_rows(values, args.columns)
+    return 0
+
+
+def heap_values(
+    game: Game, max_n: int, *, save: bool = False, data_dir: str | None = None
+) -> tuple[list[int], str, str]:
+    """The values of heaps ``0..max_n``, the engine that made them and where they came from.
+
+    A stored table is reused; otherwise a small normal-play table (not to be
+    saved) is computed by the reference implementation (engine
+    ``reference``), and everything else by the compiled engines.
+    """
+    from nimproof.datasets.paths import data_directory, file_name
+    from nimproof.games import HeapGame
+
+    stored = (data_directory(data_dir) / file_name(game.spec)).exists()
+    if not save and not stored and isinstance(game, HeapGame) and not game.misere:
+        from nimproof.engines.reference import heap_table_within
+
+        small = heap_table_within(game, max_n, REFERENCE_BUDGET)
+        if small is not None:
+            return small, "reference", "computed"
+    from nimproof.datasets import fetch_heap
+
+    with progress_callback(f"{game.spec}: heaps 0..{max_n:,}") as cb:
+        got = fetch_heap(game, max_n, data_dir=data_dir, progress=cb, store=save)
+    assert got.values is not None
+    return [int(v) for v in got.values], got.engine, got.source
+
+
+def fit_columns(count: int, widest: int, label: int, width: int | None = None) -> int:
+    """Values per row: as many as fit ``width`` (the terminal's), a multiple of 10 or 5 when >= 5."""
+    if width is None:
+        width = console.width if console.is_terminal else shutil.get_terminal_size().columns
+    fit = max(1, (width - label - 1) // (widest + 1))
+    if fit >= 10:
+        fit -= fit % 10
+    elif fit >= 5:
+        fit = 5
+    return max(1, min(fit, count))
+
+
+def write_rows(values: Sequence[int], columns: int | None = None) -> None:
+    """Every value, ``columns`` per row, each row labelled by its first heap; a header of offsets."""
+    if not values:
+        return
+    label = len(str(len(values) - 1))
+    widest = max(len(str(v)) for v in values)
+    cols = columns or fit_columns(len(values), max(widest, len(str(min(len(values), 1000)))), label)
+    cell = max(widest, len(f"+{cols - 1}"))
+    out = sys.stdout
+    out.write(" " * label + "  " + " ".join(f"+{j}".rjust(cell) for j in range(cols)) + "\n")
+    for start in range(0, len(values), cols):
+        row = values[start : start + cols]
+        out.write(f"{start:>{label}}: " + " ".join(str(v).rjust(cell) for v in row) + "\n")
+
+
+def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
+    from nimproof.datasets import fetch_multi
+    from nimproof.engines.multi import resolve_method
+
+    if args.heaps is None or args.max_heap is None:
+        raise UsageError(
+            f"{game.spec} is a multi-heap table: give --heaps H and --max-heap B "
+            "(e.g. --heaps 3 --max-heap 15)"
+        )
+    if args.max_n is not None:
+        raise UsageError("--max-n is for one-heap tables; a box takes --heaps and --max-heap")
+    with progress_callback(f"{game.spec}: {args.heaps} heaps <= {args.max_heap}") as cb:
+        got = fetch_multi(
+            game,
+            args.heaps,
+            args.max_heap,
+            method=args.method,
+            data_dir=args.data_dir,
+            progress=cb,
+            store=args.save,
+        )
+    assert got.multi is not None
+    method = resolve_method(game, args.heaps, args.method)
+    if args.json:
+        print_json(box_json(game, got.multi, method, got.source))
+    elif csv_out is not None:
+        csv_out.write_text(box_csv(got.multi))
+    else:
+        render_box(game, got.multi, method, got.source, args.columns)
     return 0
 
 
 def box_json(game: Game, table: MultiTable, method: str, source: str) -> dict[str, Any]:
     """The documented JSON shape of a box table."""
+    import numpy as np
+
     return {
         "spec": game.spec,
         "misere": game.misere,
@@ -160,30 +260,25 @@ def box_json(game: Game, table: MultiTable, method: str, source: str) -> dict[st
     }
 
 
-def render_heap(game: Game, values: np.ndarray, engine: str, source: str) -> None:
-    """A compact grid: ten (or twenty) values per row, labelled by the row's first heap."""
-    what = "misère nim-values" if game.misere else "Grundy values"
-    n = len(values) - 1
-    console.print(f"[bold]{game.spec}[/bold]: {what} of heaps 0..{n:,} (engine {engine}, {source})")
-    shown = values[:SHOW_VALUES]
-    width = 10 if len(shown) <= 200 else 20
-    grid = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
-    grid.add_column("n", justify="right", style="dim")
-    for j in range(width):
-        grid.add_column(f"+{j}", justify="right")
-    for start in range(0, len(shown), width):
-        row = [str(int(v)) for v in shown[start : start + width]]
-        grid.add_row(str(start), *row, *([""] * (width - len(row))))
-    console.print(grid)
-    if len(values) > SHOW_VALUES:
-        console.print(
-            f"... {len(values) - SHOW_VALUES:,} more values; "
-            "use --json or --save for the whole table"
-        )
+def box_csv(table: MultiTable) -> str:
+    """``h0,...,grundy,p_position`` rows in row-major order (``grundy`` empty for outcomes)."""
+    import numpy as np
+
+    head = ",".join(f"h{i}" for i in range(table.heaps)) + ",grundy,p_position\n"
+    rows = []
+    for index in np.ndindex(*table.p_positions.shape):
+        g = "" if table.values is None else str(int(table.values[index]))
+        p = "true" if table.p_positions[index] else "false"
+        rows.append(",".join(map(str, index)) + f",{g},{p}\n")
+    return head + "".join(rows)
 
 
-def render_box(game: Game, table: MultiTable, method: str, source: str) -> None:
-    """Two heaps: a grid of values (or P marks); more heaps: the P-positions."""
+def render_box(
+    game: Game, table: MultiTable, method: str, source: str, columns: int | None = None
+) -> None:
+    """Two heaps: the whole grid, in strips of columns that fit; more heaps: every P-position."""
+    import numpy as np
+
     count = int(table.p_positions.sum())
     total = table.p_positions.size
     what = (
@@ -192,42 +287,113 @@ def render_box(game: Game, table: MultiTable, method: str, source: str) -> None:
         else ("misère nim-values" if game.misere else "Grundy values")
     )
     console.print(
-        f"[bold]{game.spec}[/bold]: {what} of {table.heaps} heaps in [0, {table.max_heap}] "
+        f"{game.spec}: {what} of {table.heaps} heaps in [0, {table.max_heap}] "
         f"(method {method}, engine {table.engine}, {source}); "
-        f"{count:,} of {total:,} positions are P-positions"
+        f"{count:,} of {total:,} positions are P-positions",
+        markup=False,
+        soft_wrap=True,
     )
-    if table.heaps == 2:
-        side = min(table.max_heap + 1, SHOW_GRID)
-        grid = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
-        grid.add_column("h0\\h1", justify="right", style="dim")
-        for j in range(side):
-            grid.add_column(str(j), justify="right")
-        for i in range(side):
-            if table.values is None:
-                cells = ["P" if table.p_positions[i, j] else "." for j in range(side)]
-            else:
-                cells = [
-                    f"[bold]{int(table.values[i, j])}[/bold]"
-                    if table.p_positions[i, j]
-                    else str(int(table.values[i, j]))
-                    for j in range(side)
-                ]
-            grid.add_row(str(i), *cells)
-        console.print(grid)
-        if side <= table.max_heap:
-            console.print(f"(first {side} x {side} shown; use --json for the whole box)")
-        return
     if table.heaps == 1:
-        console.print(
-            " ".join(
-                str(int(v))
-                for v in (table.values if table.values is not None else table.p_positions)
-            )
+        cells = (
+            [int(v) for v in table.values]
+            if table.values is not None
+            else [0 if p else 1 for p in table.p_positions]
         )
+        write_rows(cells, columns)
         return
-    ps = np.argwhere(table.p_positions)[:SHOW_P]
+    if table.heaps == 2:
+        _grid(table, columns)
+        return
+    out = sys.stdout
+    out.write("P-positions:\n")
+    for p in np.argwhere(table.p_positions):
+        out.write("  (" + ", ".join(map(str, map(int, p))) + ")\n")
+
+
+def _grid(table: MultiTable, columns: int | None) -> None:
+    """The two-heap grid (rows h0, columns h1), split into strips of columns that fit."""
+    side = table.max_heap + 1
+    if table.values is None:
+        cells = [
+            ["P" if table.p_positions[i, j] else "." for j in range(side)] for i in range(side)
+        ]
+    else:
+        cells = [
+            [
+                str(int(table.values[i, j])) + ("*" if table.p_positions[i, j] else "")
+                for j in range(side)
+            ]
+            for i in range(side)
+        ]
+    cell = max([len(str(side - 1))] + [len(c) for row in cells for c in row])
+    label = len(str(side - 1)) + 1
+    cols = columns or fit_columns(side, cell, label + 1)
+    out = sys.stdout
+    if table.values is not None:
+        out.write("(* marks a P-position)\n")
+    for first in range(0, side, cols):
+        last = min(side, first + cols)
+        out.write(
+            "h0\\h1".rjust(label + 1)
+            + " "
+            + " ".join(str(j).rjust(cell) for j in range(first, last))
+            + "\n"
+        )
+        for i in range(side):
+            out.write(
+                f"{i:>{label}}: " + " ".join(c.rjust(cell) for c in cells[i][first:last]) + "\n"
+            )
+        if last < side:
+            out.write("\n")
+
+
+def _plugin(game: Game, base: Any, args: argparse.Namespace, csv_out: Any) -> int:
+    """Every position of size at most ``--max-size`` the plugin enumerates, with its value."""
+    from nimproof.engines.reference import value
+
+    if args.max_size is None:
+        raise UsageError(
+            f"{game.spec} is a plugin game: give --max-size S for its positions of size <= S"
+        )
+    if args.max_n is not None or args.heaps is not None or args.max_heap is not None:
+        raise UsageError("a plugin game's table takes --max-size only")
+    cache: dict[Any, int] = {}
+    rows = [(pos, value(game, pos, cache)) for pos in base.positions(args.max_size)]
+    if args.json:
+        print_json(
+            {
+                "spec": game.spec,
+                "misere": game.misere,
+                "layout": "positions",
+                "max_size": args.max_size,
+                "engine": "reference",
+                "positions": [{"position": _plain(p), "value": v} for p, v in rows],
+            }
+        )
+        return 0
+    if csv_out is not None:
+        csv_out.write_text("position,value\n" + "".join(f'"{_words(p)}",{v}\n' for p, v in rows))
+        return 0
+    what = "misère nim-values" if game.misere else "Grundy values"
     console.print(
-        "P-positions: " + ", ".join("(" + ", ".join(map(str, map(int, p))) + ")" for p in ps)
+        f"{game.spec}: {what} of its {len(rows):,} positions of size <= {args.max_size} "
+        "(reference implementation)",
+        markup=False,
+        soft_wrap=True,
     )
-    if count > SHOW_P:
-        console.print(f"... {count - SHOW_P:,} more; use --json for all of them")
+    width = max((len(_words(p)) for p, _ in rows), default=1)
+    for p, v in rows:
+        sys.stdout.write(f"  {_words(p).ljust(width)}  {v}{'  P' if v == 0 else ''}\n")
+    return 0
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, tuple | list):
+        return [_plain(y) for y in x]
+    return x if isinstance(x, int | str | bool) or x is None else str(x)
+
+
+def _words(p: Any) -> str:
+    if isinstance(p, tuple | list):
+        return " ".join(_words(x) for x in p)
+    return str(p)

@@ -16,40 +16,63 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import console, print_json
-from nimproof.engines import Move, position_value, winning_moves
+from nimproof.cli.common import bounded_int, console, print_json
 from nimproof.errors import UsageError
-from nimproof.games import Game, PluginGame, Position, parse_spec
-from nimproof.games.sums import Sum
 
-#: Largest heap accepted on the command line.
+if TYPE_CHECKING:
+    from nimproof.engines import Move
+    from nimproof.games import Game, Position
+
+#: Largest heap accepted on the command line (Nim, valued by Bouton's theorem, takes any).
 MAX_HEAP_WORD = 10**8
+#: Digits of the largest Nim heap accepted.
+MAX_NIM_DIGITS = 1000
+#: Winning moves listed by default in the readable output (``--limit``).
+DEFAULT_LIMIT = 20
 
 
 def register(subparsers: Any) -> None:
     """Add the ``value`` command."""
-    p = subparsers.add_parser("value", help="value of a position and every winning move")
+    p = subparsers.add_parser(
+        "value",
+        help="value of a position and every winning move",
+        description="The Grundy value (misère nim-value for misere: games) of one position "
+        "and its winning moves. Several heaps of a one-heap game are their sum.",
+    )
     p.add_argument("spec", help="a game spec")
     p.add_argument("position", nargs="+", help="heap sizes (or a plugin's own words)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object (every move)")
+    p.add_argument(
+        "--limit",
+        type=bounded_int(0, 10**9, "--limit"),
+        default=DEFAULT_LIMIT,
+        help=f"winning moves listed (default {DEFAULT_LIMIT}; 0 for all)",
+    )
     p.set_defaults(func=run)
 
 
 def parse_position(game: Game, words: Sequence[str]) -> Position:
     """Turn command-line words into a position of ``game``; raises :class:`UsageError`."""
+    from nimproof.games import PluginGame
+    from nimproof.games.sums import Sum
+
     base = getattr(game, "base", game)
     if isinstance(base, PluginGame):
         return base.parse_position(words)
+    nim = is_plain_nim(game)
     heaps = []
     for w in words:
         t = w.strip()
         if not t.isascii() or not t.isdigit():
             raise UsageError(f"malformed position: heap sizes are whole numbers >= 0, got {w!r}")
-        if len(t.lstrip("0")) > len(str(MAX_HEAP_WORD)) or int(t) > MAX_HEAP_WORD:
+        digits = len(t.lstrip("0"))
+        limit = 10**MAX_NIM_DIGITS - 1 if nim else MAX_HEAP_WORD
+        if digits > len(str(limit)) or int(t) > limit:
             shown = t if len(t) <= 30 else f"{t[:12]}...({len(t)} digits)"
-            raise UsageError(f"heap {shown} is too large for this engine: limit {MAX_HEAP_WORD:,}")
+            what = f"{MAX_NIM_DIGITS} digits" if nim else f"{MAX_HEAP_WORD:,}"
+            raise UsageError(f"heap {shown} is too large for this engine: limit {what}")
         v = int(t)
         heaps.append(v)
     if isinstance(base, Sum) and len(heaps) != len(base.components):
@@ -58,6 +81,32 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
             f"give one heap for each, got {len(heaps)}"
         )
     return tuple(heaps)
+
+
+def is_plain_nim(game: Game) -> bool:
+    """True for normal-play Nim, whose positions are valued by Bouton's theorem at any size."""
+    from nimproof.games.heap import Nim
+
+    return isinstance(game, Nim) and not game.misere
+
+
+def nim_value(heaps: Sequence[int]) -> tuple[int, list[Move]]:
+    """Bouton: the value of Nim heaps is their xor; a winning move lowers heap ``h`` to ``h ^ x``.
+
+    Exact integer arithmetic, so any heap size works; the moves are every heap
+    ``h`` with ``h ^ x < h`` (``x`` the xor), which are exactly the moves to xor 0.
+    """
+    from nimproof.engines.move import Move
+
+    x = 0
+    for h in heaps:
+        x ^= h
+    moves = []
+    for i, h in enumerate(heaps):
+        if h ^ x < h:
+            target = (*heaps[:i], h ^ x, *heaps[i + 1 :])
+            moves.append(Move(tuple(target), i, h, (h ^ x,)))
+    return x, moves
 
 
 def _jsonable(x: Any) -> Any:
@@ -80,10 +129,17 @@ def move_json(m: Move) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the position and print its value and winning moves."""
+    from nimproof.games import parse_spec
+
     game = parse_spec(args.spec)
     position = parse_position(game, args.position)
-    value = position_value(game, position)
-    moves = winning_moves(game, position) if value != 0 else []
+    if is_plain_nim(game):
+        value, moves = nim_value(tuple(int(h) for h in position))  # type: ignore[attr-defined]
+    else:
+        from nimproof.engines import position_value, winning_moves
+
+        value = position_value(game, position)
+        moves = winning_moves(game, position) if value != 0 else []
     if args.json:
         print_json(
             {
@@ -98,11 +154,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     what = "misère nim-value" if game.misere else "Grundy value"
     shown = " ".join(map(str, args.position))
-    console.print(f"[bold]{game.spec}[/bold] at {shown}: {what} [bold]{value}[/bold]")
+    console.print(f"{game.spec} at {shown}: {what} {value}", markup=False, soft_wrap=True)
     if value == 0:
-        console.print("P-position: the player to move loses (no winning move)")
+        console.print("P-position: the player to move loses (no winning move)", markup=False)
         return 0
-    console.print(f"N-position: {len(moves)} winning move{'s' if len(moves) != 1 else ''}")
-    for m in moves:
-        console.print(f"  {m.describe()}   (leaves {_jsonable(m.target)})", markup=False)
+    console.print(
+        f"N-position: {len(moves)} winning move{'s' if len(moves) != 1 else ''}", markup=False
+    )
+    shown_moves = moves if args.limit == 0 else moves[: args.limit]
+    for m in shown_moves:
+        console.print(
+            f"  {m.describe()}   (leaves {_jsonable(m.target)})", markup=False, soft_wrap=True
+        )
+    if len(shown_moves) < len(moves):
+        console.print(
+            f"  ... and {len(moves) - len(shown_moves):,} more (--limit 0 lists all, --json too)",
+            markup=False,
+        )
     return 0

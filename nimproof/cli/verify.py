@@ -1,33 +1,33 @@
 """``nimproof verify``: decide every claim under the given paths.
 
 Exit code 0 when every claim reached its expectation, 1 when one did not,
-2 for unusable input (a malformed file, an unknown game, a bad formula).
+2 for unusable input (a malformed file, an unknown game, a bad formula, an
+output path that cannot be written: all found before any claim runs).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import difflib
 import os
+import shlex
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from nimproof import __version__
-from nimproof.claims import Claim, load_paths
-from nimproof.cli.common import bounded_int, console, err_console, progress
+from nimproof.cli.common import bounded_int, console, progress
 from nimproof.errors import UsageError
-from nimproof.provers import prepare
-from nimproof.provers.isolate import decide
-from nimproof.verdict import Verdict
+
+if TYPE_CHECKING:
+    from nimproof.claims import Claim
 
 STATUS_STYLE = {"proved": "green", "refuted": "red", "unknown": "yellow"}
+#: The check profiles a conjecture file can address (``[claim.checks_full]``).
+PROFILES = ("default", "full")
 
 
 def register(sub: Any) -> None:
+    """Add the ``verify`` command."""
     p = sub.add_parser(
         "verify",
         help="decide every claim in conjecture files",
@@ -40,9 +40,14 @@ def register(sub: Any) -> None:
         metavar="PATHS",
         help="files or folders of .toml conjecture files (default: conjectures/)",
     )
-    p.add_argument("--json", metavar="FILE", help="write machine-readable results to FILE")
     p.add_argument(
-        "--profile", default="default", help="check profile: default or full (larger bounds)"
+        "--json", metavar="FILE", help="write machine-readable results to FILE ('-': stdout)"
+    )
+    p.add_argument(
+        "--profile",
+        default="default",
+        choices=PROFILES,
+        help="check profile: default, or full (larger bounds)",
     )
     p.add_argument(
         "--jobs",
@@ -57,75 +62,118 @@ def register(sub: Any) -> None:
         help="seconds allowed per claim (default 600)",
     )
     p.add_argument("--filter", metavar="TEXT", help="only claims whose id contains TEXT")
-    p.add_argument("--reports", metavar="DIR", help="also write Markdown reports to DIR")
+    p.add_argument(
+        "--reports", metavar="DIR", help="also write the Markdown and HTML reports to DIR"
+    )
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
     p.set_defaults(func=run)
 
 
 def _one(claim: Claim, timeout: float) -> dict[str, Any]:
+    from nimproof.provers.isolate import decide
+
     verdict = decide(claim, timeout)
     return {"claim": claim.to_json(), "verdict": verdict.to_json()}
 
 
+def command_line(argv: list[str] | None = None) -> str:
+    """The command that is running, as a shell line starting with ``nimproof``."""
+    words = sys.argv[1:] if argv is None else argv
+    return " ".join(["nimproof", *(shlex.quote(w) for w in words)])
+
+
+def select(claims: list[Claim], text: str | None) -> list[Claim]:
+    """The claims whose id contains ``text`` (all when None); none is an error with a hint."""
+    if not text:
+        return claims
+    chosen = [c for c in claims if text in c.id]
+    if not chosen:
+        ids = [c.id for c in claims]
+        near = difflib.get_close_matches(text, ids, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        raise UsageError(f"no claim id contains {text!r}{hint}")
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
-    claims = load_paths(args.paths, profile=args.profile)
-    if args.filter:
-        claims = [c for c in claims if args.filter in c.id]
+    """Check outputs, load and prepare every claim, decide them, print and write the results."""
+    from nimproof.claims import load_paths
+    from nimproof.output import output_dir, output_file
+    from nimproof.provers import prepare
+
+    json_out = output_file(args.json, "--json file") if args.json else None
+    reports_dir = output_dir(args.reports, "--reports folder") if args.reports else None
+    claims = select(load_paths(args.paths, profile=args.profile), args.filter)
     if not claims:
         raise UsageError(f"no claims found under {' '.join(args.paths)}")
     for claim in claims:
         prepare(claim)  # unusable input is reported before anything runs
     t0 = time.monotonic()
-    results: dict[str, dict[str, Any]] = {}
-    with progress(not args.quiet) as bar:
-        task = bar.add_task("verifying", total=len(claims))
-        if args.jobs == 1 or len(claims) == 1:
-            for claim in claims:
-                bar.update(task, description=f"verifying {claim.id}")
-                results[claim.id] = _one(claim, args.timeout)
-                bar.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                futures = {pool.submit(_one, c, args.timeout): c for c in claims}
-                for fut in as_completed(futures):
-                    results[futures[fut].id] = fut.result()
-                    bar.update(task, description=f"done {futures[fut].id}")
-                    bar.advance(task)
-    ordered = [results[c.id] for c in claims]
+    ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet)
     wall = time.monotonic() - t0
     failed = [r for r in ordered if not r["verdict"]["meets_expectation"]]
     summary = _summary(ordered, wall)
+    # With --json -, stdout carries the JSON alone and the words go to stderr.
+    say = _stderr_console() if json_out is not None and json_out.is_stdout else console
     if not args.quiet:
-        _print_table(ordered)
+        _print_table(ordered, say)
+        _print_refutations(ordered, say)
     line = (
         f"{summary['claims']} claims: {summary['proved']} proved, {summary['refuted']} refuted, "
         f"{summary['unknown']} unknown; {summary['met']} met their expectation, {len(failed)} did not "
         f"({wall:.1f} s)"
     )
-    console.print(line, style="bold red" if failed else "bold green", markup=False)
+    say.print(line, style="bold red" if failed else "bold green", markup=False)
     for r in failed:
         v = r["verdict"]
-        console.print(f"  {v['id']}: expected {v['expect']}, got {v['status']}", markup=False)
-    if args.json:
-        payload = {
-            "nimproof": __version__,
-            "profile": args.profile,
-            "summary": summary,
-            "results": ordered,
-        }
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(path)
-    if args.reports:
-        try:
-            from nimproof.reports import write_reports
-        except ImportError:
-            err_console.print("reports are not available in this build", markup=False)
-        else:
-            write_reports(ordered, Path(args.reports))
+        say.print(f"  {v['id']}: expected {v['expect']}, got {v['status']}", markup=False)
+    meta = {"nimproof": _version(), "profile": args.profile, "command": command_line()}
+    if json_out is not None:
+        import json
+
+        payload = {**meta, "summary": summary, "results": ordered}
+        json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+    if reports_dir is not None:
+        from nimproof.reports import write_reports
+
+        write_reports(ordered, reports_dir, meta=meta, show_progress=not args.quiet)
     return 1 if failed else 0
+
+
+def _version() -> str:
+    from nimproof import __version__
+
+    return __version__
+
+
+def _stderr_console() -> Any:
+    from nimproof.cli.common import err_console
+
+    return err_console
+
+
+def decide(claims: list[Claim], jobs: int, timeout: float, *, show: bool) -> list[dict[str, Any]]:
+    """Every claim's result entry, in the order of ``claims``, with a progress bar."""
+    from nimproof.cli.common import err_console
+
+    results: dict[str, dict[str, Any]] = {}
+    with progress(show and err_console.is_terminal) as bar:
+        task = bar.add_task("verifying", total=len(claims))
+        if jobs == 1 or len(claims) == 1:
+            for claim in claims:
+                bar.update(task, description=f"verifying {claim.id}")
+                results[claim.id] = _one(claim, timeout)
+                bar.advance(task)
+        else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(_one, c, timeout): c for c in claims}
+                for fut in as_completed(futures):
+                    results[futures[fut].id] = fut.result()
+                    bar.update(task, description=f"done {futures[fut].id}")
+                    bar.advance(task)
+    return [results[c.id] for c in claims]
 
 
 def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
@@ -140,26 +188,46 @@ def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
     }
 
 
-def _print_table(results: list[dict[str, Any]]) -> None:
+def _print_table(results: list[dict[str, Any]], out: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from nimproof.reports.results import scope_text
+
     table = Table(title="nimproof verify", show_lines=False)
     for col in ("claim", "status", "scope", "methods", "time", "ok"):
         table.add_column(col, overflow="fold")
     for r in results:
         v = r["verdict"]
-        verdict = Verdict  # noqa: F841 - the JSON mirrors nimproof.verdict.Verdict
-        from nimproof.verdict import Scope
-
-        sc = v["scope"]
-        scope = Scope(
-            sc["kind"], sc.get("width"), sc.get("bound"), sc.get("measure", "heap"), sc.get("heaps")
-        )
         ok = "yes" if v["meets_expectation"] else f"NO (expected {v['expect']})"
         table.add_row(
-            v["id"],
+            escape(v["id"]),  # ids such as bouton[heaps=2] are not markup
             f"[{STATUS_STYLE[v['status']]}]{v['status']}[/]",
-            scope.describe() if v["status"] == "proved" else "-",
-            ", ".join(v["methods_used"]),
+            escape(scope_text(v["scope"])) if v["status"] == "proved" else "-",
+            escape(", ".join(v["methods_used"])),
             f"{v['seconds']:.2f}s",
-            ok,
+            escape(ok),
         )
-    console.print(table)
+    out.print(table)
+
+
+def _print_refutations(results: list[dict[str, Any]], out: Any) -> None:
+    """Every refuted claim, and every claim that missed its expectation, with its evidence."""
+    from nimproof.reports.text import counterexample_facts
+
+    for r in results:
+        v, c = r["verdict"], r["claim"]
+        if v["status"] != "refuted" and v["meets_expectation"]:
+            continue
+        out.print(f"{v['id']}: {v['status']}", markup=False, style="bold", soft_wrap=True)
+        cx = v.get("counterexample")
+        if isinstance(cx, dict):
+            explanation = str(cx.get("explanation") or "").strip()
+            if explanation:
+                out.print(f"  {explanation}", markup=False, soft_wrap=True)
+            for label, text in counterexample_facts(cx, str(c.get("kind"))):
+                out.print(f"  {label}: {text}", markup=False, soft_wrap=True)
+        else:
+            for m in v.get("methods") or []:
+                detail = f" - {m['detail']}" if m.get("detail") else ""
+                out.print(f"  {m['method']}: {m['status']}{detail}", markup=False, soft_wrap=True)

@@ -9,26 +9,46 @@
   and a comparison of stored values with the reference implementation.
 """
 
-from nimproof.datasets.standard import STANDARD, Standard, build, spot_check
-from nimproof.datasets.store import (
-    ENV_VAR,
-    CatalogEntry,
-    Fetched,
-    Table,
-    box_table,
-    catalog,
-    content_hash,
-    data_directory,
-    fetch_heap,
-    fetch_multi,
-    get_or_compute,
-    get_or_compute_multi,
-    heap_table,
-    load,
-    read,
-    save,
-    table_path,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nimproof.datasets.standard import STANDARD, Standard, build, spot_check
+    from nimproof.datasets.store import (
+        ENV_VAR,
+        CatalogEntry,
+        Fetched,
+        Table,
+        box_table,
+        catalog,
+        content_hash,
+        data_directory,
+        fetch_heap,
+        fetch_multi,
+        get_or_compute,
+        get_or_compute_multi,
+        heap_table,
+        load,
+        read,
+        save,
+        table_path,
+    )
+
+_STANDARD = ("STANDARD", "Standard", "build", "spot_check")
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that pandas and pyarrow load only when a table is read or written.
+    if name in ("ENV_VAR", "data_directory"):
+        return getattr(importlib.import_module("nimproof.datasets.paths"), name)
+    if name in _STANDARD:
+        return getattr(importlib.import_module("nimproof.datasets.standard"), name)
+    if name in __all__:
+        return getattr(importlib.import_module("nimproof.datasets.store"), name)
+    raise AttributeError(f"module 'nimproof.datasets' has no attribute {name!r}")
+
 
 __all__ = [
     "ENV_VAR",

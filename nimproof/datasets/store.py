@@ -27,7 +27,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -41,25 +40,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import nimproof
+
+# The data directory and file names live in a module without pandas (see paths.py).
+from nimproof.datasets.paths import ENV_VAR, SUFFIX, data_directory, file_name  # noqa: F401
 from nimproof.engines import MultiTable, grundy_table, heap_engine, multi_table
 from nimproof.engines.multi import resolve_method
 from nimproof.errors import DatasetError, UsageError
 from nimproof.games import Game, parse_spec
 
-ENV_VAR = "NIMPROOF_DATA"
 META_KEY = b"nimproof"
-SUFFIX = ".parquet"
 _FIX = "run 'nimproof data verify', or delete the file and recompute it"
 
 Progress = Callable[[int, int], None]
-
-
-def data_directory(path: str | os.PathLike[str] | None = None) -> Path:
-    """The data directory: ``path`` if given, else ``$NIMPROOF_DATA``, else ``./data``."""
-    if path is not None:
-        return Path(path)
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else Path.cwd() / "data"
 
 
 @dataclass(frozen=True)
@@ -167,14 +159,6 @@ def content_hash(frame: pd.DataFrame) -> str:
         col = frame[name].to_numpy()
         h.update(np.ascontiguousarray(col.astype("<i8")).tobytes())
     return h.hexdigest()
-
-
-def file_name(spec: str, layout: str = "heap", heaps: int = 1, method: str = "") -> str:
-    """The file name of a table: a readable slug of the spec and a hash of it."""
-    slug = re.sub(r"[^a-z0-9.]+", "-", spec.lower()).strip("-.")[:40] or "table"
-    digest = hashlib.sha256(spec.encode()).hexdigest()[:10]
-    tail = f".h{heaps}.{method}" if layout == "box" else ""
-    return f"{slug}-{digest}{tail}{SUFFIX}"
 
 
 def table_path(

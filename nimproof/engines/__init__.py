@@ -7,11 +7,44 @@
 The kernels live in :mod:`.heap_kernels` and :mod:`.multi_kernels`, the
 choice of kernel per family in :mod:`.heap` and :mod:`.multi`; the plain
 definitions in :mod:`.reference` never call any of them.
+
+The names below are imported on first use, so that ``import
+nimproof.engines.reference`` (or a command that needs no kernel) does not
+start numba.
 """
 
-from nimproof.engines.heap import grundy_table, heap_engine, heap_targets_csr, plan_heap
-from nimproof.engines.multi import METHODS, MultiTable, box_table, multi_table
-from nimproof.engines.positions import Move, heap_values, position_value, winning_moves
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nimproof.engines.heap import grundy_table, heap_engine, heap_targets_csr, plan_heap
+    from nimproof.engines.move import Move
+    from nimproof.engines.multi import METHODS, MultiTable, box_table, multi_table
+    from nimproof.engines.positions import heap_values, position_value, winning_moves
+
+_WHERE = {
+    "grundy_table": "heap",
+    "heap_engine": "heap",
+    "heap_targets_csr": "heap",
+    "plan_heap": "heap",
+    "METHODS": "multi",
+    "MultiTable": "multi",
+    "box_table": "multi",
+    "multi_table": "multi",
+    "Move": "move",
+    "heap_values": "positions",
+    "position_value": "positions",
+    "winning_moves": "positions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"nimproof.engines.{_WHERE[name]}"), name)
+    raise AttributeError(f"module 'nimproof.engines' has no attribute {name!r}")
+
 
 __all__ = [
     "METHODS",

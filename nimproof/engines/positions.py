@@ -18,13 +18,13 @@ splitting games fall back to whole-position evaluation.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from math import prod
 
 import numpy as np
 
 from nimproof.engines import reference
 from nimproof.engines.heap import MISERE_SPLIT_MAX_N, MisereHeaps, grundy_table, plan_heap
+from nimproof.engines.move import Move
 from nimproof.engines.multi import MAX_CELLS, MAX_MOVES, box_table, moore_masks
 from nimproof.engines.multi_kernels import moore_sieve, staircase_values
 from nimproof.errors import UsageError
@@ -35,33 +35,6 @@ from nimproof.games.sums import Sum
 
 #: Largest number of positions a plugin evaluation may memoise.
 PLUGIN_MAX_POSITIONS = 2_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move: the position it leads to and, when one heap changed, which and how.
-
-    ``target`` has the form of the game's positions: for heap games the
-    tuple of heaps after the move (the moved heap replaced in place by the
-    heaps it became, so a removed heap disappears when the rule removes it
-    outright and stays as 0 otherwise); for ``sum:`` games a tuple with a
-    sorted tuple of heaps per component; for multi-heap games the new tuple.
-    ``heap`` is the index of the heap (or sum component) that moved, with
-    its size ``before`` and what it became (``after``); all three are
-    ``None`` when a move may change several heaps at once.
-    """
-
-    target: Position
-    heap: int | None = None
-    before: int | None = None
-    after: tuple[int, ...] | None = None
-
-    def describe(self) -> str:
-        """A short human-readable form, e.g. ``heap 3: 7 -> 2``."""
-        if self.heap is None:
-            return f"-> {self.target}"
-        after = ", ".join(map(str, self.after or ())) or "nothing"
-        return f"heap {self.heap + 1}: {self.before} -> {after}"
 
 
 def position_value(game: Game, position: Position) -> int:

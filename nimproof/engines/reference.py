@@ -150,3 +150,25 @@ def winning_targets(
     """
     memo: dict[Hashable, int] = {} if cache is None else cache
     return {_key(game, q) for q in game.moves(position) if value(game, q, memo) == 0}
+
+
+def heap_table_within(game: HeapGame, n_max: int, max_moves: int) -> list[int] | None:
+    """:func:`heap_table`, or None as soon as more than ``max_moves`` moves were enumerated.
+
+    For callers that want the plain computation only when it is cheap (a
+    small table on the command line) and a compiled engine otherwise.
+    """
+    g: list[int] = []
+    seen = 0
+    for n in range(n_max + 1):
+        values = set()
+        for parts in game.options(n):
+            seen += 1
+            if seen > max_moves:
+                return None
+            v = 0
+            for a in parts:
+                v ^= g[a]
+            values.add(v)
+        g.append(mex(values))
+    return g

@@ -149,6 +149,8 @@ class PluginGame(Game):
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     example: ClassVar[str] = ""
+    #: Command-line words of one position, as :meth:`parse_position` reads them (for help texts).
+    example_position: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self.spec = f"plugin:{self.name}"

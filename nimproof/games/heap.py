@@ -141,7 +141,7 @@ def parse_number_list(text: str, what: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-@family("nim", "one heap; take any positive number of tokens", "nim")
+@family("nim", "one heap; a move takes any number of tokens (at least one)", "nim")
 def _nim(args: str | None) -> Nim:
     no_args("nim", args)
     return Nim()
@@ -152,8 +152,8 @@ _INFINITE = ("primes", "squares", "triangular")
 
 @family(
     "subtraction",
-    "one heap; take a number of tokens from a set (finite list, or primes, squares, "
-    "triangular, multiples-of:K, all-but:LIST)",
+    "one heap; a move takes a number of tokens from a fixed set: a list such as 1,3,4, "
+    "or primes, squares, triangular, multiples-of:K, all-but:LIST",
     "subtraction:1,3,4",
     aliases=("sub",),
 )
@@ -170,7 +170,12 @@ def _subtraction(args: str | None) -> HeapGame:
     return Subtraction(parse_number_list(text, "the subtraction set"))
 
 
-@family("knim", "one heap; take 1..K tokens (subtraction:1,...,K)", "knim:3", aliases=("k-nim",))
+@family(
+    "knim",
+    "one heap; a move takes 1 to K tokens (the same as subtraction:1,...,K)",
+    "knim:3",
+    aliases=("k-nim",),
+)
 def _knim(args: str | None) -> Subtraction:
     k = parse_int(need_args("knim", args, "K"), "K of knim", low=1, high=MAX_TAKE)
     return Subtraction(tuple(range(1, k + 1)), spec=f"knim:{k}")
@@ -178,7 +183,7 @@ def _knim(args: str | None) -> Subtraction:
 
 @family(
     "half-heap",
-    "one heap; take 1..floor(n/2) tokens (seed 000's modified Nim)",
+    "one heap of n tokens; a move takes 1 to n/2 of them (rounded down)",
     "half-heap",
     aliases=("take-half", "half"),
 )
@@ -187,7 +192,11 @@ def _half(args: str | None) -> TakeFraction:
     return TakeFraction(1, 2, spec="half-heap")
 
 
-@family("take-fraction", "one heap; take 1..floor(P*n/Q) tokens", "take-fraction:2/3")
+@family(
+    "take-fraction",
+    "one heap of n tokens; a move takes 1 to P*n/Q of them (rounded down)",
+    "take-fraction:2/3",
+)
 def _fraction(args: str | None) -> TakeFraction:
     text = need_args("take-fraction", args, "a fraction P/Q")
     p_s, sep, q_s = text.partition("/")

@@ -41,7 +41,7 @@ class Misere(Game):
 
 @family(
     "misere",
-    "misère play of any family (the table holds misère nim-values)",
+    "any game played so that whoever makes the last move loses (tables hold misère nim-values)",
     "misere:nim",
     aliases=("misère",),
     multi_heap=False,

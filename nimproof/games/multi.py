@@ -55,7 +55,7 @@ class Staircase(MultiHeapGame):
 
 @family(
     "moore",
-    "Moore's Nim_K on several heaps: a move lowers 1..K heaps",
+    "Moore's Nim: several heaps; a move takes tokens from at least one and at most K heaps",
     "moore:2",
     aliases=("moores-nim", "nim-k"),
     multi_heap=True,
@@ -67,7 +67,7 @@ def _moore(args: str | None) -> Moore:
 
 @family(
     "staircase",
-    "staircase Nim: coins move one stair down; coins on stair 1 leave",
+    "staircase Nim: coins on stairs 1, 2, ...; a move shifts some coins of one stair to the stair below (from stair 1 they leave)",
     "staircase",
     aliases=("staircase-nim",),
     multi_heap=True,

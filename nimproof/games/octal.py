@@ -90,11 +90,18 @@ class GrundysGame(HeapGame):
 
 
 _NAMED = {"kayles": "0.77", "dawsons-kayles": "0.07", "dawsons-chess": "0.137", "officers": "0.6"}
+_NAMED_WORDS = {
+    "kayles": "a row of pins; a move knocks down one pin or two neighbouring pins",
+    "dawsons-kayles": "a row of pins; a move knocks down two neighbouring pins",
+    "dawsons-chess": "Dawson's chess: pawns facing each other on a 3 x n board, captures forced",
+    "officers": "a row of tokens; a move removes one token and leaves one or two nonempty rows",
+}
 
 
 @family(
     "octal",
-    "take-and-break game by its octal/hex code (CGSuite convention)",
+    "a row of tokens; a move removes some and may split what is left into two rows, "
+    "as the octal code says (CGSuite's convention; hex digits allowed)",
     "octal:0.77",
     aliases=("hex", "take-and-break"),
 )
@@ -106,7 +113,7 @@ def _octal(args: str | None) -> HeapGame:
 
 
 def _named(name: str, code: str) -> None:
-    @family(name, f"take-and-break game octal:{code}", name)
+    @family(name, f"{_NAMED_WORDS[name]} (octal:{code})", name)
     def parse(args: str | None) -> Octal:
         no_args(name, args)
         return Octal(code, spec=name)
@@ -118,7 +125,7 @@ for _name, _code in _NAMED.items():
 
 @family(
     "grundys-game",
-    "split one heap into two unequal heaps (4!.0)",
+    "heaps of tokens; a move splits one heap into two unequal nonempty heaps",
     "grundys-game",
     aliases=("grundy",),
 )

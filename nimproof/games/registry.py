@@ -65,8 +65,12 @@ def lookup(name: str) -> Family:
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     if key not in FAMILIES:
+        import difflib
+
         known = ", ".join(sorted(FAMILIES))
-        raise SpecError(f"unknown game family {name!r} (known: {known})")
+        near = difflib.get_close_matches(key, [*FAMILIES, *_ALIASES], n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise SpecError(f"unknown game family {name!r}{hint} (known: {known})")
     return FAMILIES[key]
 
 

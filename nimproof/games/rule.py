@@ -124,7 +124,9 @@ def _raising_move(predicate: Node) -> tuple[int, int] | None:
 
 
 @family(
-    "rule", "one heap; a move n -> m is legal when the expression holds", "rule:(n+1)//2 <= m < n"
+    "rule",
+    "one heap; a move from n to m tokens is legal when your expression in n and m holds",
+    "rule:(n+1)//2 <= m < n",
 )
 def _rule(args: str | None) -> Rule:
     return Rule(need_args("rule", args, "an expression in n and m"))

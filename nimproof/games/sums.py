@@ -81,7 +81,7 @@ def _unwrap(text: str) -> str:
 
 @family(
     "sum",
-    "a sum with one heap of each family, e.g. seed 004's game 8",
+    "several games side by side, one heap each; a move is made in one of them",
     "sum:knim:3+half-heap+kayles",
     multi_heap=True,
 )

@@ -47,7 +47,28 @@ def source_label(e: Entry) -> str:
 # ---------------------------------------------------------------------------
 
 
-def claim_page(e: Entry, *, image: str | None, caption: str | None, related: list[Entry]) -> str:
+def provenance(meta: dict[str, str] | None) -> str:
+    """One sentence naming the command, nimproof version and profile that made a report."""
+    if not meta:
+        return ""
+    parts = []
+    if meta.get("command"):
+        parts.append(f"Made by {code(meta['command'])}")
+    if meta.get("nimproof"):
+        parts.append(f"nimproof {meta['nimproof']}")
+    if meta.get("profile"):
+        parts.append(f"profile {code(meta['profile'])}")
+    return (", ".join(parts) + ".") if parts else ""
+
+
+def claim_page(
+    e: Entry,
+    *,
+    image: str | None,
+    caption: str | None,
+    related: list[Entry],
+    meta: dict[str, str] | None = None,
+) -> str:
     """The Markdown page of one claim; ``related`` (all entries) gives the typo links."""
     c, v = e.claim, e.verdict
     out = [f"# {e.id}", "", str(c.get("statement") or "").strip(), ""]
@@ -112,6 +133,8 @@ def claim_page(e: Entry, *, image: str | None, caption: str | None, related: lis
         if caption:
             out += [f"*{caption}*", ""]
     out += ["---", "[All claims](../README.md)", ""]
+    if provenance(meta):
+        out += [provenance(meta), ""]
     return "\n".join(out)
 
 
@@ -258,7 +281,7 @@ def _totals(members: Iterable[Entry]) -> str:
     return text + ("; all as expected." if not missed else f"; **{missed} not as expected**.")
 
 
-def index_page(entries: list[Entry], *, timings: bool) -> str:
+def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | None = None) -> str:
     """``README.md``: totals, then one table per source group."""
     groups: dict[tuple[int, str], list[Entry]] = {}
     for e in entries:
@@ -276,11 +299,13 @@ def index_page(entries: list[Entry], *, timings: bool) -> str:
         f"**Overall:** {_totals(entries)}",
         "",
     ]
+    if provenance(meta):
+        out += [provenance(meta), ""]
+    out += ["The same report as a web page, sortable and filterable: [index.html](index.html).", ""]
     if timings:
         out += [
-            "Timing figures are kept apart, in [timings.md](timings.md), so that this index and "
-            "the claim "
-            "pages are identical on every run.",
+            "Timing figures are kept apart, in [timings.md](timings.md) and `timings.js`, so "
+            "that this index and the claim pages are identical on every run.",
             "",
         ]
     out += [
@@ -328,16 +353,17 @@ def _anchor(title: str) -> str:
     return text.replace(" ", "-")
 
 
-def timings_page(entries: list[Entry]) -> str:
-    """``timings.md``: the only report file whose content changes from run to run."""
+def timings_page(entries: list[Entry], meta: dict[str, str] | None = None) -> str:
+    """``timings.md``: with ``timings.js``, the report files whose content changes between runs."""
     total = sum(float(e.verdict.get("seconds") or 0.0) for e in entries)
     out = [
         "# Timings",
         "",
         "Wall-clock seconds of the verification run that produced the results file. "
-        "This is the only "
-        "report file that changes between runs of an unchanged corpus.",
+        "This file and `timings.js` (the same figures for `index.html`) are the only report "
+        "files that change between runs of an unchanged corpus.",
         "",
+        *([provenance(meta), ""] if provenance(meta) else []),
         f"**Total:** {total:.2f} s over {len(entries)} claims.",
         "",
         "| claim | total (s) | methods (s) | solver figures |",

@@ -23,6 +23,15 @@ MAX_RESULTS_BYTES = 200_000_000
 
 def load_results(path: str | Path) -> list[dict[str, Any]]:
     """The entries of a results file; a missing or malformed file is a :class:`UsageError`."""
+    return read_results(path)[1]
+
+
+#: The keys of a results file that describe the run (shown on every report page).
+META_KEYS = ("nimproof", "profile", "command")
+
+
+def read_results(path: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The run's metadata (:data:`META_KEYS` present in the file) and its checked entries."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -44,7 +53,8 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
         raise UsageError(f"results file {str(p)!r} must be an object with a list 'results'")
     results: list[dict[str, Any]] = data["results"]
     check_results(results, str(p))
-    return results
+    meta = {k: str(data[k]) for k in META_KEYS if isinstance(data.get(k), str | int | float)}
+    return meta, results
 
 
 def check_results(results: list[Any], where: str = "results") -> None:

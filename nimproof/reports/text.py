@@ -92,22 +92,25 @@ def stats_text(stats: Any) -> str:
     return ", ".join(parts)
 
 
-def counterexample_words(cx: dict[str, Any], kind: str) -> list[str]:
-    """Plain-language lines about a counterexample: where, claimed, true, the move."""
-    lines = []
+def counterexample_facts(cx: dict[str, Any], kind: str) -> list[tuple[str, str]]:
+    """A counterexample as (label, plain words) pairs: where, what fails, claimed, true, move.
+
+    The one wording of a counterexample, shared by ``nimproof check``,
+    ``nimproof verify`` and the Markdown and HTML reports.
+    """
+    facts: list[tuple[str, str]] = []
     condition = str(cx.get("condition") or "")
-    where = "values" if kind == "identity" else "position"
-    lines.append(f"- **{where}:** {show(cx.get('position'))}")
+    facts.append(("values" if kind == "identity" else "position", show(cx.get("position"))))
     if condition:
         words = CONDITIONS.get(condition, condition)
         if kind == "p_positions" and condition == "value":
             words = "the claim gets this position's status (P-position or not) wrong"
-        lines.append(f"- **what fails:** {words}")
+        facts.append(("what fails", words))
     claimed, actual = cx.get("claimed"), cx.get("actual")
     if kind == "p_positions" and isinstance(claimed, bool):
-        lines.append(f"- **the claim says:** {'a P-position' if claimed else 'not a P-position'}")
+        facts.append(("the claim says", "a P-position" if claimed else "not a P-position"))
     elif claimed is not None:
-        lines.append(f"- **claimed:** {show(claimed)}")
+        facts.append(("claimed", show(claimed)))
     if actual is not None:
         if kind == "p_positions" and isinstance(actual, int) and not isinstance(actual, bool):
             status = (
@@ -115,16 +118,21 @@ def counterexample_words(cx: dict[str, Any], kind: str) -> list[str]:
                 if actual == 0
                 else "an N-position (the player to move wins)"
             )
-            lines.append(f"- **true:** value {actual}, {status}")
+            facts.append(("true", f"value {actual}, {status}"))
         else:
-            lines.append(f"- **true:** {show(actual)}")
-    if cx.get("move") is not None:
-        lines.append(f"- **the move:** to {show(cx.get('move'))}")
+            facts.append(("true", show(actual)))
+    move = cx.get("move")
+    if move is not None:
+        text = show(move)
+        facts.append(("the move", text if isinstance(move, str) else f"to {text}"))
     recheck = cx.get("recheck") or ""
     if cx.get("rechecked"):
-        lines.append(f"- **re-checked by:** {recheck or 'an independent computation'}")
+        facts.append(("re-checked by", recheck or "an independent computation"))
     else:
-        lines.append(
-            "- **not re-checked:** this counterexample did not refute the claim on its own"
-        )
-    return lines
+        facts.append(("not re-checked", "this counterexample did not refute the claim on its own"))
+    return facts
+
+
+def counterexample_words(cx: dict[str, Any], kind: str) -> list[str]:
+    """Markdown list lines about a counterexample (see :func:`counterexample_facts`)."""
+    return [f"- **{label}:** {text}" for label, text in counterexample_facts(cx, kind)]

@@ -54,7 +54,10 @@ def test_games_readable_listing_mentions_examples(capsys: pytest.CaptureFixture[
 
 
 def test_kayles_table_json_matches_oeis_a002186(capsys: pytest.CaptureFixture[str]) -> None:
-    data = _json(capsys, ["table", "kayles", "--max-n", "104", "--json"])
+    # A small table comes from the reference implementation, a saved one from the engine.
+    small = _json(capsys, ["table", "kayles", "--max-n", "104", "--json"])
+    assert small["grundy"] == _a002186() and small["engine"] == "reference"
+    data = _json(capsys, ["table", "kayles", "--max-n", "104", "--json", "--save"])
     assert data["grundy"] == _a002186()
     assert data["spec"] == "kayles" and data["bound"] == 104 and data["misere"] is False
     assert data["engine"] == "octal-splits"
@@ -78,10 +81,17 @@ def test_saved_table_is_reused_and_listed(
     assert [(t["spec"], t["bound"], t["ok"]) for t in listing["tables"]] == [("knim:3", 50, True)]
 
 
-def test_readable_table_is_a_compact_grid(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["table", "subtraction:1,3,4", "--max-n", "3000"]) == 0
-    out = capsys.readouterr().out
-    assert "subtraction:1,3,4" in out and "more values" in out
+def test_readable_table_shows_every_value_in_labelled_rows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["table", "subtraction:1,3,4", "--max-n", "3000", "--columns", "10"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("subtraction:1,3,4")
+    rows = [line for line in out[2:] if line.strip()]
+    values = [int(v) for line in rows for v in line.split(":", 1)[1].split()]
+    game = parse_spec("subtraction:1,3,4")
+    assert values == reference.heap_table(game, 3000)  # all 3001, none dropped
+    assert rows[-1].split(":")[0].strip() == "3000"
 
 
 def test_multi_heap_table_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -205,8 +215,8 @@ def test_data_build_stores_the_standard_list(
         (["value", "nim", "3", "-2"], "malformed position"),
         (["value", "sum:nim+kayles", "3"], "one heap for each"),
         (["value", "plugin:chocolate", "5", "6"], "four numbers"),
-        (["value", "nim", "99999999999"], "too large for this engine: limit 100,000,000"),
-        (["value", "nim", "1000000000000"], "too large for this engine: limit 100,000,000"),
+        (["value", "knim:3", "99999999999"], "too large for this engine: limit 100,000,000"),
+        (["value", "knim:3", "1000000000000"], "too large for this engine: limit 100,000,000"),
         (["data"], "action"),
     ],
 )

@@ -85,11 +85,21 @@ def load_plugin_file(path: str | Path) -> list[str]:
     return names
 
 
-@family("plugin", "a game written in Python (see 'nimproof games --plugins')", "plugin:chocolate")
+@family(
+    "plugin",
+    "a game written in Python: those shipped are listed below, load your own with --plugin FILE",
+    "plugin:chocolate",
+)
 def _plugin(args: str | None) -> PluginGame:
     name = need_args("plugin", args, "a plugin name").strip()
     _load_entry_points()
     if name not in PLUGINS:
+        import difflib
+
         known = ", ".join(sorted(PLUGINS))
-        raise SpecError(f"unknown plugin {name!r} (known: {known}; load a file with --plugin FILE)")
+        near = difflib.get_close_matches(name, list(PLUGINS), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise SpecError(
+            f"unknown plugin {name!r}{hint} (known: {known}; load a file with --plugin FILE)"
+        )
     return PLUGINS[name]()

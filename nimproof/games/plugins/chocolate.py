@@ -22,6 +22,7 @@ class ChocolateBar(PluginGame):
     name = "chocolate"
     summary = "m x n chocolate bar with a stone at (i, j); break and eat the part without it"
     example = "plugin:chocolate"
+    example_position = "5 6 2 3"
 
     def moves(self, position: Position) -> Iterator[Position]:
         m, n, i, j = cast(tuple[int, int, int, int], position)

@@ -25,6 +25,7 @@ class CoinStrip(PluginGame):
     name = "coin-strip"
     summary = "coins on a 1 x n strip slide left without jumping; staircase Nim on the gaps"
     example = "plugin:coin-strip"
+    example_position = "0 3 7"
 
     def moves(self, position: Position) -> Iterator[Position]:
         coins = cast(tuple[int, ...], position)

@@ -21,6 +21,7 @@ class EasyChomp(PluginGame):
     name = "easychomp"
     summary = "m x n bar with a poisoned corner; break and eat the part without the poison"
     example = "plugin:easychomp"
+    example_position = "3 4"
 
     def moves(self, position: Position) -> Iterator[Position]:
         m, n = cast(tuple[int, int], position)

@@ -140,8 +140,11 @@ class Polygon(PluginGame):
     """Positions: the ``int`` ``n`` (untouched ``n``-gon) or a flat 0-separated tuple of regions."""
 
     name = "polygon"
-    summary = "draw diagonals of an n-gon without common points (seed 004, Zadanie 2)"
+    summary = (
+        "a convex n-gon; players take turns drawing diagonals that share no point with earlier ones"
+    )
     example = "plugin:polygon"
+    example_position = "12"
 
     def moves(self, position: Position) -> Iterator[Position]:
         if isinstance(position, int):

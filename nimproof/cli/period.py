@@ -1,0 +1,213 @@
+"""``nimproof period SPEC``: the period of a one-heap game, as CGSuite's CheckPeriodicity answers.
+
+The table of ``SPEC`` is computed up to ``--max-n`` (default 2000); the
+periodicity ``g(n + p) = g(n) + s`` (period ``p``, preperiod ``n0``, saltus
+``s``) with the fewest stored values ``n0 + p`` that holds to the end of the
+table, over at least three periods, is reported. When a periodicity theorem
+applies, the answer says which, and the heap up to which it needs the table:
+
+* a finite subtraction set with largest element ``k``: ``g(n + p) = g(n)``
+  for ``n0 <= n < n0 + k`` implies it for every ``n >= n0`` (Golomb);
+* an octal game (digits below 8, ``d0 = 0``) whose last non-zero digit has
+  index ``t``: the same for ``n0 <= n < 2 n0 + 2 p + t + 2`` implies it for
+  every ``n >= n0`` (Guy and Smith; the window is CGSuite's, a little wider
+  than the theorem's ``2 n0 + p + t``).
+
+The table is extended to that bound when needed; only then is the period
+called *proved*. Otherwise it is *apparent*: seen up to ``--max-n``, no
+more. The periodic table display follows: the values in rows of one period.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from nimproof.cli.common import bounded_int, console, print_json
+from nimproof.errors import UsageError
+
+if TYPE_CHECKING:
+    from nimproof.games import HeapGame
+
+DEFAULT_MAX_N = 2000
+#: Largest table the command extends to when a theorem asks for it.
+MAX_THEOREM_N = 1_000_000
+#: Full periods that must follow the preperiod in the table.
+MIN_PERIODS = 3
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``period`` command."""
+    p = subparsers.add_parser(
+        "period",
+        help="find the period of a one-heap game (preperiod, period, saltus, bound)",
+        description="Find g(n + p) = g(n) + s in the Grundy table of a one-heap game, say "
+        "whether a periodicity theorem proves it for every n, and show the values in rows of "
+        "one period.",
+    )
+    p.add_argument("spec", help="a one-heap game spec, e.g. kayles, octal:0.137, knim:3")
+    p.add_argument(
+        "--max-n",
+        type=bounded_int(10, 10**6, "--max-n"),
+        default=DEFAULT_MAX_N,
+        help=f"largest heap searched (default {DEFAULT_MAX_N})",
+    )
+    p.add_argument(
+        "--rows",
+        type=bounded_int(1, 10**6, "--rows"),
+        default=8,
+        help="rows of the periodic display after the preperiod (default 8)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+@dataclass(frozen=True, slots=True)
+class Periodicity:
+    """``g(n + period) = g(n) + saltus`` for every ``preperiod <= n`` seen."""
+
+    period: int
+    preperiod: int
+    saltus: int
+
+
+def find_periodicity(values: list[int], min_periods: int = MIN_PERIODS) -> Periodicity | None:
+    """The periodicity with the fewest stored values (``preperiod + period``) that holds to the
+    end of ``values`` and is seen over at least ``min_periods`` periods after the preperiod."""
+    import numpy as np
+
+    g = np.asarray(values, dtype=np.int64)
+    size = len(g)
+    best: tuple[tuple[int, int], Periodicity] | None = None
+    for p in range(1, size // (min_periods + 1) + 1):
+        if best is not None and p >= best[0][0]:
+            break
+        d = g[p:] - g[:-p]
+        s = int(d[-1])
+        bad = np.flatnonzero(d != s)
+        pre = int(bad[-1]) + 1 if bad.size else 0
+        if size - pre < (min_periods + 1) * p:
+            continue
+        key = (pre + p, p)
+        if best is None or key < best[0]:
+            best = (key, Periodicity(p, pre, s))
+    return best[1] if best else None
+
+
+def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
+    """The theorem that proves ``per`` from a finite table, and the largest heap it needs.
+
+    The theorems ask for ``g(n + p) = g(n) + s`` for ``n0 <= n < W``; the
+    bound returned is ``W - 1 + p``, the last heap that relation reads.
+    """
+    from nimproof.games.heap import Subtraction
+    from nimproof.games.octal import Octal
+
+    if per.saltus != 0:
+        return None
+    if isinstance(game, Subtraction):
+        k = max(game.takes)
+        window = per.preperiod + k
+        return f"finite subtraction set, largest move {k} (Golomb)", window - 1 + per.period
+    if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
+        t = game.last_index
+        return (
+            f"octal game, last digit index {t} (Guy and Smith; CGSuite's window 2n0 + 2p + t + 2)",
+            2 * per.preperiod + 2 * per.period + t + 2 - 1 + per.period,
+        )
+    return None
+
+
+def analyse(game: HeapGame, max_n: int) -> dict[str, Any]:
+    """The answer as JSON: periodicity found, theorem, bound, status and the values used."""
+    from nimproof.cli.table import heap_values
+
+    values, engine, _ = heap_values(game, max_n)
+    per = find_periodicity(values)
+    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": engine}
+    if per is None:
+        out.update(status="none", values=values)
+        return out
+    rule = theorem_bound(game, per)
+    status = "apparent"
+    if rule is not None and rule[1] <= MAX_THEOREM_N:
+        if rule[1] > len(values) - 1:
+            values, engine, _ = heap_values(game, rule[1])
+            again = find_periodicity(values)
+            if again != per:  # the longer table shows another periodicity: report that one
+                per = again or per
+                rule = theorem_bound(game, per) if again else None
+        if rule is not None and rule[1] <= len(values) - 1 and _holds(values, per, rule[1]):
+            status = "proved"
+    out.update(
+        status=status,
+        period=per.period,
+        preperiod=per.preperiod,
+        saltus=per.saltus,
+        theorem=rule[0] if rule else None,
+        bound=rule[1] if rule else None,
+        checked_to=len(values) - 1,
+        engine=engine,
+        values=values,
+    )
+    return out
+
+
+def _holds(values: list[int], per: Periodicity, bound: int) -> bool:
+    p, s = per.period, per.saltus
+    return all(values[n + p] == values[n] + s for n in range(per.preperiod, bound - p + 1))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Find the periodicity and print it (JSON: one object)."""
+    from nimproof.games import HeapGame, parse_spec
+
+    game = parse_spec(args.spec)
+    if not isinstance(game, HeapGame) or game.misere:
+        raise UsageError(f"period takes a normal-play one-heap game; {game.spec} is not one")
+    answer = analyse(game, args.max_n)
+    if args.json:
+        print_json(answer)
+        return 0
+    say = lambda text: console.print(text, markup=False, soft_wrap=True)  # noqa: E731
+    if answer["status"] == "none":
+        say(f"{game.spec}: no period up to n = {args.max_n} (at least {MIN_PERIODS} periods seen)")
+        return 0
+    p, n0, s = answer["period"], answer["preperiod"], answer["saltus"]
+    say(f"{game.spec}: preperiod {n0}, period {p}, saltus {s}")
+    if answer["status"] == "proved":
+        say(
+            f"  proved for every n >= {n0}: {answer['theorem']}, table checked to n = {answer['bound']}"
+        )
+    elif answer["theorem"]:
+        say(
+            f"  apparent: seen up to n = {answer['checked_to']}; {answer['theorem']} would need "
+            f"n = {answer['bound']}"
+        )
+    else:
+        say(f"  apparent: seen up to n = {answer['checked_to']}; no periodicity theorem applies")
+    display(answer["values"], p, n0, args.rows)
+    return 0
+
+
+def display(values: list[int], p: int, n0: int, rows: int) -> None:
+    """The periodic table display: the preperiod, then rows of one period each."""
+    import sys
+
+    end = min(len(values), n0 + rows * p)
+    shown = values[:end]
+    cell = max(len(str(v)) for v in shown)
+    label = len(str(end))
+    out = sys.stdout
+    out.write(" " * label + "  " + " ".join(f"+{j}".rjust(cell) for j in range(p)) + "\n")
+    start = 0
+    while start < n0:  # the preperiod, in rows of p values, marked
+        row = shown[start : min(start + p, n0)]
+        out.write(f"{start:>{label}}: " + " ".join(str(v).rjust(cell) for v in row) + "   (pre)\n")
+        start += p
+    for first in range(n0, end, p):
+        row = shown[first : first + p]
+        out.write(f"{first:>{label}}: " + " ".join(str(v).rjust(cell) for v in row) + "\n")
+    if end < len(values):
+        out.write(f"... (--rows for more; values to n = {len(values) - 1} checked)\n")
