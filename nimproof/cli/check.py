@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     """Decide the claim and print the verdict (exit 1 when refuted)."""
     from rich.markup import escape
 
-    from nimproof.provers import verify_claim
+    from nimproof.provers.isolate import decide
 
     claim = build_claim(args)
     verdict = decide(claim, args.timeout)
