@@ -147,7 +147,7 @@ z3_bitvec = { widths = [8, 48] }
     [
         (["check", "--game", "", "--grundy", "n"], "game spec is empty"),
         (["check", "--game", "nim", "--grundy", ""], "formula is empty"),
-        (["value", "nim", "1000000000000"], "too large for this engine: limit"),
+        (["value", "knim:3", "1000000000000"], "too large for this engine: limit"),
     ],
 )
 def test_hostile_command_lines_get_one_line_errors(argv: list[str], needle: str) -> None:
