@@ -101,17 +101,17 @@ def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
     The theorems ask for ``g(n + p) = g(n) + s`` for ``n0 <= n < W``; the
     bound returned is ``W - 1 + p``, the last heap that relation reads.
     """
-    from nimproof.games.heap import Subtraction
-    from nimproof.games.octal import Octal
+    from nimproof.games import FiniteTakes, TakeAndBreak
 
     if per.saltus != 0:
         return None
-    if isinstance(game, Subtraction):
-        k = max(game.takes)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        k = max(spec.takes)
         window = per.preperiod + k
         return f"finite subtraction set, largest move {k} (Golomb)", window - 1 + per.period
-    if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
-        t = game.last_index
+    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
+        t = spec.last_index
         return (
             f"octal game, last digit index {t} (Guy and Smith; CGSuite's window 2n0 + 2p + t + 2)",
             2 * per.preperiod + 2 * per.period + t + 2 - 1 + per.period,

@@ -55,10 +55,9 @@ def register(subparsers: Any) -> None:
 
 def parse_position(game: Game, words: Sequence[str]) -> Position:
     """Turn command-line words into a position of ``game``; raises :class:`UsageError`."""
-    from nimproof.games import PluginGame
-    from nimproof.games.sums import Sum
+    from nimproof.games import OneHeapOfEach, PluginGame
 
-    base = getattr(game, "base", game)
+    base = game.normal
     if isinstance(base, PluginGame):
         return base.parse_position(words)
     nim = is_plain_nim(game)
@@ -75,9 +74,10 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
             raise UsageError(f"heap {shown} is too large for this engine: limit {what}")
         v = int(t)
         heaps.append(v)
-    if isinstance(base, Sum) and len(heaps) != len(base.components):
+    spec = game.moves_spec
+    if isinstance(spec, OneHeapOfEach) and len(heaps) != len(spec.components):
         raise UsageError(
-            f"{game.spec} has {len(base.components)} components: "
+            f"{game.spec} has {len(spec.components)} components: "
             f"give one heap for each, got {len(heaps)}"
         )
     return tuple(heaps)
@@ -85,9 +85,11 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
 
 def is_plain_nim(game: Game) -> bool:
     """True for normal-play Nim, whose positions are valued by Bouton's theorem at any size."""
-    from nimproof.games.heap import Nim
+    from nimproof.games import HeapGame, IntervalTakes
 
-    return isinstance(game, Nim) and not game.misere
+    spec = game.moves_spec
+    nim = isinstance(spec, IntervalTakes) and spec.any_number
+    return nim and isinstance(game, HeapGame) and not game.misere
 
 
 def nim_value(heaps: Sequence[int]) -> tuple[int, list[Move]]:

@@ -37,11 +37,18 @@ import numpy as np
 from nimproof.engines import heap_kernels as hk
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
-from nimproof.games.base import Game, HeapGame, canonical_heaps, mex
-from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Nim, Subtraction, TakeFraction
-from nimproof.games.misere import Misere
-from nimproof.games.octal import GrundysGame, Octal
-from nimproof.games.rule import Rule
+from nimproof.games.base import (
+    FiniteTakes,
+    Game,
+    HeapGame,
+    IntervalTakes,
+    RelationMoves,
+    SetTakes,
+    SplitUnequal,
+    TakeAndBreak,
+    canonical_heaps,
+    mex,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -124,9 +131,9 @@ def grundy_table(
 
 def plan_heap(game: Game) -> HeapPlan:
     """Choose the engine for the single-heap table of ``game`` (raises for games without one)."""
-    if isinstance(game, Misere):
-        base = game.heap_base
-        if base is None:
+    if game.misere:
+        base = game.normal
+        if not isinstance(base, HeapGame):
             raise UsageError(
                 f"{game.spec} is not a one-heap game; "
                 "use --heaps H --max-heap B for a multi-heap table"
@@ -147,26 +154,27 @@ def plan_heap(game: Game) -> HeapPlan:
 
 def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
     tv = terminal_value
-    if isinstance(game, Subtraction):
-        takes = np.array(game.takes, dtype=np.int64)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        takes = np.array(spec.takes, dtype=np.int64)
         return HeapPlan(
             "subtraction-finite",
             LINEAR_MAX_N,
             _chunked(lambda g, a, b, top: hk.subtraction_kernel(g, a, b, takes, tv), _LINEAR_CHUNK),
         )
-    if isinstance(game, IntervalGame):
+    if isinstance(spec, IntervalTakes):
         return HeapPlan(
             "interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, _NO_EXCLUSIONS)
         )
-    if isinstance(game, InfiniteSubtraction):
-        if game.kind == "all-but":
+    if isinstance(spec, SetTakes):
+        if spec.kind == "all-but":
             # Moves reach every smaller heap except n - e for the excluded takes e.
-            excluded = np.array(game.excluded, dtype=np.int64)
+            excluded = np.array(spec.excluded, dtype=np.int64)
             return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
-        return HeapPlan("subtraction-members", _members_limit(game), _members_runner(game, tv))
-    if isinstance(game, Octal):
-        digits = np.array(game.digits, dtype=np.int64)
-        if not game.splits:
+        return HeapPlan("subtraction-members", _members_limit(spec), _members_runner(spec, tv))
+    if isinstance(spec, TakeAndBreak):
+        digits = np.array(spec.digits, dtype=np.int64)
+        if not spec.splits:
             return HeapPlan(
                 "octal-nonsplitting",
                 LINEAR_MAX_N,
@@ -175,7 +183,7 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
                 ),
             )
         # Three-way splits rebuild their pair table on each call: few chunks.
-        most = 8 if any(d & 8 for d in game.digits) else 0
+        most = 8 if any(d & 8 for d in spec.digits) else 0
         return HeapPlan(
             "octal-splits",
             QUADRATIC_MAX_N,
@@ -185,7 +193,7 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
                 most=most,
             ),
         )
-    if isinstance(game, GrundysGame):
+    if isinstance(spec, SplitUnequal):
         if tv != 0:  # pragma: no cover - Grundy's game always splits, handled above
             raise AssertionError("misère Grundy's game is a splitting game")
         return HeapPlan(
@@ -193,8 +201,8 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
             QUADRATIC_MAX_N,
             _chunked(hk.grundys_game_kernel, _QUADRATIC_CHUNK),
         )
-    if isinstance(game, Rule):
-        return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(game, tv))
+    if isinstance(spec, RelationMoves):
+        return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(spec, tv))
     if game.splits:
         if tv != 0:  # pragma: no cover - misère splitting games take the joint-position path
             raise AssertionError("misère of a splitting game")
@@ -240,12 +248,11 @@ _NO_EXCLUSIONS = np.zeros(0, dtype=np.int64)
 def interval_lows(game: HeapGame, stop: int) -> np.ndarray:
     """``lo(n)`` for ``n < stop``: moves from ``n`` reach ``[lo(n), n)`` (less exclusions)."""
     n = np.arange(stop, dtype=np.int64)
-    if isinstance(game, TakeFraction):
-        return n - (game.p * n) // game.q
-    if isinstance(game, (Nim, InfiniteSubtraction)):
+    spec = game.moves_spec
+    if isinstance(spec, IntervalTakes):
+        return n - (spec.p * n) // spec.q
+    if isinstance(spec, SetTakes):  # all-but: every smaller heap, less the exclusions
         return np.zeros(stop, dtype=np.int64)
-    if isinstance(game, IntervalGame):
-        return np.array([game.move_interval(int(i))[0] for i in range(stop)], dtype=np.int64)
     raise TypeError(f"{game.spec} has no move interval")
 
 
@@ -270,8 +277,10 @@ def _interval_runner(
     return run
 
 
-def subtraction_members(game: InfiniteSubtraction, n: int) -> np.ndarray:
+def subtraction_members(members: SetTakes | HeapGame, n: int) -> np.ndarray:
     """Members of an infinite subtraction set up to ``n``, ascending (vectorised)."""
+    game = members.moves_spec if isinstance(members, HeapGame) else members
+    assert isinstance(game, SetTakes)
     if n < 1:
         return np.zeros(0, dtype=np.int64)
     t = np.arange(n + 1, dtype=np.int64)
@@ -302,7 +311,7 @@ def subtraction_members(game: InfiniteSubtraction, n: int) -> np.ndarray:
     return t[mask]
 
 
-def _members_limit(game: InfiniteSubtraction) -> int:
+def _members_limit(game: SetTakes) -> int:
     # Work is about sum_{n <= N} |members <= n|; keep it under MEMBERS_MAX_WORK.
     if game.kind == "squares":
         return min(LINEAR_MAX_N, int((MEMBERS_MAX_WORK * 1.5) ** (2 / 3)))
@@ -316,7 +325,7 @@ def _members_limit(game: InfiniteSubtraction) -> int:
 
 
 def _members_runner(
-    game: InfiniteSubtraction, tv: int
+    game: SetTakes, tv: int
 ) -> Callable[[np.ndarray, int, int, Progress | None], None]:
     def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
         members = subtraction_members(game, n_max)
@@ -329,7 +338,7 @@ def _members_runner(
     return run
 
 
-def rule_legal_rows(game: Rule, n0: int, n1: int) -> np.ndarray:
+def rule_legal_rows(game: RelationMoves, n0: int, n1: int) -> np.ndarray:
     """``legal[r, m]``: whether ``n0 + r -> m`` is a move, for ``n0 <= n < n1`` and ``m < n1``.
 
     The rule is evaluated vectorised; where int64 arithmetic would overflow,
@@ -358,7 +367,9 @@ def rule_legal_rows(game: Rule, n0: int, n1: int) -> np.ndarray:
     return out
 
 
-def _rule_runner(game: Rule, tv: int) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+def _rule_runner(
+    game: RelationMoves, tv: int
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
     def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
         stop = n_max + 1
         seen = np.full(stop + 2, -1, dtype=np.int64)
@@ -387,23 +398,24 @@ def heap_targets_csr(game: HeapGame, n_max: int) -> tuple[np.ndarray, np.ndarray
     if game.splits:
         raise UsageError(f"{game.spec} splits heaps; its positions are not single heaps")
     lists: list[np.ndarray] = []
-    if isinstance(game, Subtraction):
-        takes = np.array(game.takes, dtype=np.int64)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        takes = np.array(spec.takes, dtype=np.int64)
         for n in range(n_max + 1):
             lists.append(np.sort(n - takes[takes <= n]))
-    elif isinstance(game, IntervalGame):
+    elif isinstance(spec, IntervalTakes):
         lo = interval_lows(game, n_max + 1)
         for n in range(n_max + 1):
             lists.append(np.arange(lo[n], n, dtype=np.int64))
-    elif isinstance(game, InfiniteSubtraction):
-        members = subtraction_members(game, n_max)
+    elif isinstance(spec, SetTakes):
+        members = subtraction_members(spec, n_max)
         for n in range(n_max + 1):
             lists.append(np.sort(n - members[members <= n]))
-    elif isinstance(game, Rule):
+    elif isinstance(spec, RelationMoves):
         step = max(1, _RULE_CELLS // max(1, n_max + 1))
         for a in range(0, n_max + 1, step):
             b = min(n_max + 1, a + step)
-            legal = rule_legal_rows(game, a, b)
+            legal = rule_legal_rows(spec, a, b)
             for r in range(b - a):
                 lists.append(np.nonzero(legal[r])[0].astype(np.int64))
     else:

@@ -6,7 +6,7 @@
 * ``"direct"`` - mex over every move of the joint position: misère play,
   staircase Nim, sums evaluated as a whole, Moore's Nim_k on small boxes;
 * ``"xor"`` - Sprague–Grundy: the xor of single-heap tables (sums of heap
-  games, :class:`~nimproof.games.sums.Sum`).
+  games, sums of heap games).
 
 ``method="auto"`` takes ``sieve`` for Moore's Nim_k, ``xor`` for several heaps
 of one heap game and for a ``Sum`` with a splitting component (its joint
@@ -27,10 +27,7 @@ import numpy as np
 from nimproof.engines import multi_kernels as mk
 from nimproof.engines.heap import grundy_table, heap_targets_csr
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.sums import Sum
+from nimproof.games.base import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 
 Progress = Callable[[int, int], None]
 
@@ -123,16 +120,17 @@ def box_table(
     if cells > MAX_CELLS:
         raise UsageError(f"the box has {cells:,} positions; the limit is {MAX_CELLS:,}")
     method = resolve_method(game, int(dims.size), method)
-    misere = isinstance(game, Misere)
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Moore):
+    misere = game.misere
+    base = game.normal
+    spec = game.moves_spec
+    if isinstance(spec, UpToKHeaps):
         if method == "sieve":
-            return _moore_sieve(base, dims, misere)
-        return _moore_direct(base, dims, misere)
-    if isinstance(base, Staircase):
+            return _moore_sieve(spec, dims, misere)
+        return _moore_direct(spec, dims, misere)
+    if isinstance(spec, StairToStair):
         return _staircase(dims, misere)
-    if isinstance(base, Sum):
-        comps = list(base.components)
+    if isinstance(spec, OneHeapOfEach):
+        comps = list(spec.components)
     elif isinstance(base, HeapGame):
         comps = [base] * int(dims.size)
     else:  # pragma: no cover - resolve_method rejects every other game
@@ -150,20 +148,21 @@ def resolve_method(game: Game, heaps: int, method: str = "auto") -> str:
     """
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
-    misere = isinstance(game, Misere)
-    base = game.base if isinstance(game, Misere) else game
+    misere = game.misere
+    base = game.normal
+    spec = game.moves_spec
     allowed: tuple[str, ...]
-    if isinstance(base, Moore):
+    if isinstance(spec, UpToKHeaps):
         allowed = ("sieve", "direct")
-    elif isinstance(base, Staircase):
+    elif isinstance(spec, StairToStair):
         allowed = ("direct",)
-    elif isinstance(base, Sum):
-        if heaps != len(base.components):
+    elif isinstance(spec, OneHeapOfEach):
+        if heaps != len(spec.components):
             raise UsageError(
-                f"{game.spec} has {len(base.components)} components, so its positions have "
-                f"{len(base.components)} heaps, not {heaps}"
+                f"{game.spec} has {len(spec.components)} components, so its positions have "
+                f"{len(spec.components)} heaps, not {heaps}"
             )
-        splits = any(c.splits for c in base.components)
+        splits = any(c.splits for c in spec.components)
         allowed = ("direct",) if misere else ("xor", "direct") if splits else ("direct", "xor")
     elif isinstance(base, HeapGame):
         allowed = ("direct",) if misere else ("xor", "direct")
@@ -192,13 +191,13 @@ def moore_masks(heaps: int, k: int) -> np.ndarray:
     return np.array(masks, dtype=np.int64)
 
 
-def _moore_sieve(game: Moore, dims: np.ndarray, misere: bool) -> MultiTable:
+def _moore_sieve(game: UpToKHeaps, dims: np.ndarray, misere: bool) -> MultiTable:
     masks = moore_masks(int(dims.size), game.k)
     p = mk.moore_sieve(dims, masks, misere).reshape(tuple(int(d) for d in dims))
     return MultiTable(None, p, "outcome", "moore-sieve")
 
 
-def _moore_direct(game: Moore, dims: np.ndarray, misere: bool) -> MultiTable:
+def _moore_direct(game: UpToKHeaps, dims: np.ndarray, misere: bool) -> MultiTable:
     masks = moore_masks(int(dims.size), game.k)
     shape = tuple(int(d) for d in dims)
     # Each position has at most sum over masks of prod(dims[mask]) options.

@@ -28,10 +28,16 @@ from nimproof.engines.move import Move
 from nimproof.engines.multi import MAX_CELLS, MAX_MOVES, box_table, moore_masks
 from nimproof.engines.multi_kernels import moore_sieve, staircase_values
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame, MultiHeapGame, PluginGame, Position
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.sums import Sum
+from nimproof.games.base import (
+    Game,
+    HeapGame,
+    MultiHeapGame,
+    OneHeapOfEach,
+    PluginGame,
+    Position,
+    StairToStair,
+    UpToKHeaps,
+)
 
 #: Largest number of positions a plugin evaluation may memoise.
 PLUGIN_MAX_POSITIONS = 2_000_000
@@ -97,8 +103,9 @@ class _Evaluator:
     def __init__(self, game: Game, position: Position) -> None:
         self.game = game
         self.position = position
-        self.base = game.base if isinstance(game, Misere) else game
-        self.misere = isinstance(game, Misere)
+        self.base = game.normal
+        self.spec = game.moves_spec
+        self.misere = game.misere
 
     # -- dispatch ----------------------------------------------------------
 
@@ -116,13 +123,13 @@ class _Evaluator:
                     out ^= int(t[h])
                 return out
             return self._misere_heaps_value(heaps)
-        if isinstance(self.base, Sum):
+        if isinstance(self.spec, OneHeapOfEach):
             return self._sum_value(self._sum_position(self.position))
         return self._plugin_value(self.position)
 
     def winning(self) -> list[Move]:
         moves = self._moves()
-        if isinstance(self.base, Moore) and not self.misere:
+        if isinstance(self.spec, UpToKHeaps) and not self.misere:
             # Only "value 0 or not" is needed: the P-position sieve is far cheaper.
             p = self._moore_p_positions()
             return [m for m in moves if bool(p[_heaps(m.target)])]
@@ -141,10 +148,10 @@ class _Evaluator:
         ``None`` for games valued otherwise (heap tables, plugins, misère of
         splitting games, single heaps).
         """
-        base = self.base
-        if isinstance(base, Staircase):
+        base, spec = self.base, self.spec
+        if isinstance(spec, StairToStair):
             return self._staircase_box()
-        if isinstance(base, Moore):
+        if isinstance(spec, UpToKHeaps):
             return self._moore_box()
         if not self.misere:
             return None
@@ -153,7 +160,7 @@ class _Evaluator:
             if sum(1 for h in heaps if h > 0) <= 1:
                 return None
             flat = heaps
-        elif isinstance(base, Sum) and not any(c.splits for c in base.components):
+        elif isinstance(spec, OneHeapOfEach) and not any(c.splits for c in spec.components):
             parts = self._sum_position(self.position)
             if any(len(h) > 1 for h in parts):
                 return None
@@ -197,8 +204,8 @@ class _Evaluator:
         return full, lambda move: heaps if move is None else _heaps(move.target)
 
     def _moore_box(self) -> tuple[np.ndarray, Callable[[Move | None], tuple[int, ...]]]:
-        base = self.base
-        assert isinstance(base, Moore)
+        base = self.spec
+        assert isinstance(base, UpToKHeaps)
         heaps = _heaps(self.position)
         if not heaps:
             raise UsageError(f"{self.game.spec} needs at least one heap")
@@ -219,8 +226,8 @@ class _Evaluator:
         return table.values, lambda move: heaps if move is None else _heaps(move.target)
 
     def _moore_p_positions(self) -> np.ndarray:
-        base = self.base
-        assert isinstance(base, Moore)
+        base = self.spec
+        assert isinstance(base, UpToKHeaps)
         heaps = _heaps(self.position)
         dims = np.array([h + 1 for h in heaps], dtype=np.int64)
         if int(prod(int(d) for d in dims)) > MAX_CELLS:
@@ -247,8 +254,8 @@ class _Evaluator:
     # -- sums of different families -----------------------------------------
 
     def _sum_position(self, position: Position) -> tuple[tuple[int, ...], ...]:
-        base = self.base
-        assert isinstance(base, Sum)
+        base = self.spec
+        assert isinstance(base, OneHeapOfEach)
         k = len(base.components)
         if not isinstance(position, (tuple, list)) or len(position) != k:
             raise UsageError(
@@ -263,8 +270,8 @@ class _Evaluator:
         return tuple(parts)
 
     def _sum_value(self, parts: tuple[tuple[int, ...], ...]) -> int:
-        base = self.base
-        assert isinstance(base, Sum)
+        base = self.spec
+        assert isinstance(base, OneHeapOfEach)
         if not self.misere:
             out = 0
             for comp, heaps in zip(base.components, parts, strict=True):
@@ -302,9 +309,9 @@ class _Evaluator:
                     seen.add(key)
                     out.append(Move(heaps[:i] + after + heaps[i + 1 :], i, h, after))
             return out
-        if isinstance(base, Sum):
+        if isinstance(self.spec, OneHeapOfEach):
             parts_now = self._sum_position(self.position)
-            for i, (comp, heaps) in enumerate(zip(base.components, parts_now, strict=True)):
+            for i, (comp, heaps) in enumerate(zip(self.spec.components, parts_now, strict=True)):
                 for j, h in enumerate(heaps):
                     if j > 0 and heaps[j - 1] == h:
                         continue

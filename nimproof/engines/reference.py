@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 
 from nimproof.games.base import Game, HeapGame, Position, canonical_heaps, mex
-from nimproof.games.misere import Misere
 
 
 def heap_table(game: HeapGame, n_max: int, check: Callable[[], None] | None = None) -> list[int]:
@@ -73,9 +72,7 @@ def value(game: Game, position: Position, cache: dict[Hashable, int] | None = No
 
 
 def _key(game: Game, position: Position) -> Hashable:
-    if isinstance(game, (HeapGame, Misere)) and (
-        isinstance(game, HeapGame) or game.heap_base is not None
-    ):
+    if isinstance(game.normal, HeapGame):
         if isinstance(position, int):
             return canonical_heaps((position,))
         return canonical_heaps(position)  # type: ignore[arg-type]

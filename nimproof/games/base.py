@@ -14,16 +14,36 @@ Three shapes of game cover every family in nimproof:
 
 Every shape exposes :meth:`Game.moves`, the plain move generator that the
 reference implementation (:mod:`nimproof.engines.reference`) and the
-counterexample re-checks rely on. Fast engines may use more structure, but
-they are always compared against this generator.
+counterexample re-checks rely on.
+
+Every family also *describes* its moves with :attr:`Game.moves_spec`, a small
+frozen record defined here: a finite set of takes (:class:`FiniteTakes`), an
+interval of targets whose bounds are linear in ``n`` (:class:`IntervalTakes`:
+Nim, half-heap, take-fraction), membership in an infinite set
+(:class:`SetTakes`), a relation ``rule:`` (:class:`RelationMoves`),
+take-and-break digits (:class:`TakeAndBreak`), splitting into two unequal
+heaps (:class:`SplitUnequal`), and the multi-heap shapes: one heap of each
+component (:class:`OneHeapOfEach`), up to ``k`` heaps at once
+(:class:`UpToKHeaps`), stair to stair (:class:`StairToStair`); a plugin's
+moves are only its Python code (:class:`PythonMoves`). Misère play keeps the
+description of its rule and sets :attr:`Game.misere`; :attr:`Game.normal` is
+the same rule under normal play. Engines, provers, re-checks and plots decide
+from the description and these flags, never from a family's class, so a new
+family that fits an existing description is one module and a registry entry.
+Fast engines use the description; they are always compared against
+:meth:`Game.moves`.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from nimproof.expr.nodes import Node
 
 Position = Hashable
 Heaps = tuple[int, ...]
@@ -48,6 +68,166 @@ class FamilyInfo:
     multi_heap: bool = False
 
 
+# ---------------------------------------------------------------------------
+# How a family moves
+
+
+@dataclass(frozen=True, slots=True)
+class FiniteTakes:
+    """Take ``t`` tokens from one heap for ``t`` in a finite set: ``n -> n - t``."""
+
+    takes: tuple[int, ...]
+    splits: ClassVar[bool] = False
+
+    def legal(self, n: int, m: int) -> bool:
+        """True when a heap of ``n`` may become a heap of ``m``."""
+        return 0 <= m < n and (n - m) in self.takes
+
+
+@dataclass(frozen=True, slots=True)
+class IntervalTakes:
+    """Take 1 to ``floor(p*n/q)`` tokens: the targets of ``n`` are ``n - floor(p*n/q) <= m < n``.
+
+    Nim is ``p = q = 1``; the half-heap game is ``1/2``.
+    """
+
+    p: int
+    q: int
+    splits: ClassVar[bool] = False
+
+    @property
+    def any_number(self) -> bool:
+        """True for Nim's rule: any positive number of tokens."""
+        return self.p == self.q
+
+    def lowest(self, n: int) -> int:
+        """The smallest heap one move from ``n`` reaches (``n`` itself when none)."""
+        return n - (self.p * n) // self.q
+
+    def legal(self, n: int, m: int) -> bool:
+        """True when a heap of ``n`` may become a heap of ``m``."""
+        return self.lowest(n) <= m < n
+
+
+#: The infinite subtraction sets :class:`SetTakes` knows.
+SET_KINDS = ("primes", "squares", "triangular", "multiples-of", "all-but")
+
+
+@dataclass(frozen=True, slots=True)
+class SetTakes:
+    """Take any member of an infinite set: primes, squares, triangular numbers,
+    multiples of ``modulus``, or every positive number except ``excluded``."""
+
+    kind: str
+    modulus: int = 0
+    excluded: tuple[int, ...] = ()
+    splits: ClassVar[bool] = False
+
+    def contains(self, t: int) -> bool:
+        """True when ``t`` is in the set."""
+        if t <= 0:
+            return False
+        if self.kind == "primes":
+            return t >= 2 and all(t % d for d in range(2, math.isqrt(t) + 1))
+        if self.kind == "squares":
+            return math.isqrt(t) ** 2 == t
+        if self.kind == "triangular":
+            r = math.isqrt(8 * t + 1)
+            return r * r == 8 * t + 1
+        if self.kind == "multiples-of":
+            return t % self.modulus == 0
+        if self.kind == "all-but":
+            return t not in self.excluded
+        raise AssertionError(self.kind)
+
+    def members_up_to(self, n: int) -> list[int]:
+        """The members that are at most ``n``, ascending."""
+        return [t for t in range(1, n + 1) if self.contains(t)]
+
+    def legal(self, n: int, m: int) -> bool:
+        """True when a heap of ``n`` may become a heap of ``m``."""
+        return 0 <= m < n and self.contains(n - m)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationMoves:
+    """A heap of ``n`` may become ``m`` when ``0 <= m < n`` and ``predicate(n, m)`` holds.
+
+    ``predicate`` is an expression tree in ``n`` and ``m``; where it is
+    undefined the move is illegal.
+    """
+
+    predicate: Node
+    text: str
+    splits: ClassVar[bool] = False
+
+    def legal(self, n: int, m: int) -> bool:
+        """True when a heap of ``n`` may become a heap of ``m``."""
+        from nimproof.errors import EvalError
+        from nimproof.expr.evaluate import evaluate
+
+        if not 0 <= m < n:
+            return False
+        try:
+            return bool(evaluate(self.predicate, {"n": n, "m": m}))
+        except EvalError:
+            return False
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAndBreak:
+    """An octal or hexadecimal code: ``digits[k]`` says what removing ``k`` tokens may leave
+    (bit 1: nothing, 2: one heap, 4: two heaps, 8: three heaps)."""
+
+    digits: tuple[int, ...]
+
+    @property
+    def splits(self) -> bool:
+        """True when some move leaves two or more heaps."""
+        return any(d & 0b1100 for d in self.digits)
+
+    @property
+    def last_index(self) -> int:
+        """Index of the last non-zero digit."""
+        return max(k for k, d in enumerate(self.digits) if d)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitUnequal:
+    """Split one heap into two non-empty heaps of different sizes (Grundy's game)."""
+
+    splits: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class OneHeapOfEach:
+    """A disjunctive sum with one heap per component; a move is a move in one component."""
+
+    components: tuple[HeapGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UpToKHeaps:
+    """Lower between 1 and ``k`` heaps at once, each by any positive amount (Moore's Nim_k)."""
+
+    k: int
+
+
+@dataclass(frozen=True, slots=True)
+class StairToStair:
+    """Carry coins from one stair to the next one down; coins on the first stair leave."""
+
+
+@dataclass(frozen=True, slots=True)
+class PythonMoves:
+    """Moves known only through the family's Python :meth:`Game.moves` (plugins)."""
+
+
+HeapMoveSpec = FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal
+MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair
+MoveSpec = HeapMoveSpec | MultiMoveSpec | PythonMoves
+
+
 class Game(ABC):
     """An impartial game under normal or misère play.
 
@@ -61,6 +241,24 @@ class Game(ABC):
     @abstractmethod
     def moves(self, position: Position) -> Iterator[Position]:
         """Yield every position reachable in one move (duplicates allowed)."""
+
+    @property
+    def moves_spec(self) -> MoveSpec:
+        """What the moves are, as data (see the module docstring); misère keeps its rule's."""
+        return PythonMoves()
+
+    @property
+    def normal(self) -> Game:
+        """The same rule under normal play (the game itself unless it is misère)."""
+        return self
+
+    def position(self, heaps: Any) -> Position:
+        """The position with these heaps, in the form :meth:`moves` takes.
+
+        The identity for most families; a sum turns ``(a, b, ...)`` into one
+        heap per component.
+        """
+        return heaps
 
     def is_terminal(self, position: Position) -> bool:
         """True when no move is possible from ``position``."""

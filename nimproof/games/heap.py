@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from nimproof.errors import SpecError
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import (
+    FiniteTakes,
+    HeapGame,
+    Heaps,
+    IntervalTakes,
+    MoveSpec,
+    PythonMoves,
+    SetTakes,
+)
 from nimproof.games.registry import family, need_args, no_args, parse_int
 
 MAX_TAKE = 10**6
@@ -22,9 +30,17 @@ MAX_TAKE = 10**6
 class IntervalGame(HeapGame):
     """A heap game whose moves from ``n`` reach exactly the heaps ``lo(n) <= m < n``."""
 
+    @property
+    def moves_spec(self) -> MoveSpec:
+        """:class:`IntervalTakes` where the lower end is linear in ``n``; else only Python moves."""
+        return PythonMoves()
+
     def move_interval(self, n: int) -> tuple[int, int]:
         """The half-open range ``[lo, n)`` of heap sizes one move away from ``n``."""
-        raise NotImplementedError
+        spec = self.moves_spec
+        if not isinstance(spec, IntervalTakes):
+            raise NotImplementedError(f"{self.spec} must define move_interval")
+        return spec.lowest(n), n
 
     def options(self, n: int) -> Iterator[Heaps]:
         lo, hi = self.move_interval(n)
@@ -37,8 +53,9 @@ class Nim(IntervalGame):
 
     spec = "nim"
 
-    def move_interval(self, n: int) -> tuple[int, int]:
-        return 0, n
+    @property
+    def moves_spec(self) -> IntervalTakes:
+        return IntervalTakes(1, 1)
 
 
 class TakeFraction(IntervalGame):
@@ -55,9 +72,9 @@ class TakeFraction(IntervalGame):
         self.p, self.q = p // g, q // g
         self.spec = spec or f"take-fraction:{self.p}/{self.q}"
 
-    def move_interval(self, n: int) -> tuple[int, int]:
-        most = (self.p * n) // self.q
-        return n - most, n
+    @property
+    def moves_spec(self) -> IntervalTakes:
+        return IntervalTakes(self.p, self.q)
 
 
 class Subtraction(HeapGame):
@@ -72,6 +89,10 @@ class Subtraction(HeapGame):
             raise SpecError(f"subtraction set members must be at most {MAX_TAKE}")
         self.takes = tuple(sorted(set(takes)))
         self.spec = spec or "subtraction:" + ",".join(map(str, self.takes))
+
+    @property
+    def moves_spec(self) -> FiniteTakes:
+        return FiniteTakes(self.takes)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for t in self.takes:
@@ -93,26 +114,17 @@ class InfiniteSubtraction(HeapGame):
         else:
             self.spec = f"subtraction:{kind}"
 
+    @property
+    def moves_spec(self) -> SetTakes:
+        return SetTakes(self.kind, self.modulus, self.excluded)
+
     def contains(self, t: int) -> bool:
         """True when ``t`` is in the subtraction set."""
-        if t <= 0:
-            return False
-        if self.kind == "primes":
-            return t >= 2 and all(t % d for d in range(2, math.isqrt(t) + 1))
-        if self.kind == "squares":
-            return math.isqrt(t) ** 2 == t
-        if self.kind == "triangular":
-            r = math.isqrt(8 * t + 1)
-            return r * r == 8 * t + 1
-        if self.kind == "multiples-of":
-            return t % self.modulus == 0
-        if self.kind == "all-but":
-            return t not in self.excluded
-        raise AssertionError(self.kind)
+        return self.moves_spec.contains(t)
 
     def members_up_to(self, n: int) -> list[int]:
         """The members of the set that are at most ``n``, ascending."""
-        return [t for t in range(1, n + 1) if self.contains(t)]
+        return self.moves_spec.members_up_to(n)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for t in range(1, n + 1):

@@ -9,9 +9,10 @@ evaluated as a whole.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from nimproof.errors import SpecError
-from nimproof.games.base import Game, HeapGame, Position, canonical_heaps
+from nimproof.games.base import Game, HeapGame, MoveSpec, Position, canonical_heaps
 from nimproof.games.registry import family, need_args
 
 
@@ -25,6 +26,17 @@ class Misere(Game):
             raise SpecError("misère of a misère game is not supported")
         self.base = base
         self.spec = f"misere:{base.spec}"
+
+    @property
+    def moves_spec(self) -> MoveSpec:
+        return self.base.moves_spec
+
+    @property
+    def normal(self) -> Game:
+        return self.base
+
+    def position(self, heaps: Any) -> Position:
+        return self.base.position(heaps)
 
     @property
     def heap_base(self) -> HeapGame | None:

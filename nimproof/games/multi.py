@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations, product
 from typing import cast
 
-from nimproof.games.base import MultiHeapGame, Position
+from nimproof.games.base import MultiHeapGame, Position, StairToStair, UpToKHeaps
 from nimproof.games.registry import family, need_args, no_args, parse_int
 
 
@@ -16,6 +16,10 @@ class Moore(MultiHeapGame):
     def __init__(self, k: int) -> None:
         self.k = k
         self.spec = f"moore:{k}"
+
+    @property
+    def moves_spec(self) -> UpToKHeaps:
+        return UpToKHeaps(self.k)
 
     def moves(self, position: Position) -> Iterator[Position]:
         heaps = cast(tuple[int, ...], position)
@@ -41,6 +45,10 @@ class Staircase(MultiHeapGame):
 
     spec = "staircase"
     lowers_heaps = False
+
+    @property
+    def moves_spec(self) -> StairToStair:
+        return StairToStair()
 
     def moves(self, position: Position) -> Iterator[Position]:
         piles = cast(tuple[int, ...], position)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from nimproof.errors import SpecError
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, SplitUnequal, TakeAndBreak
 from nimproof.games.registry import family, need_args, no_args
 
 MAX_DIGITS = 64
@@ -29,6 +29,10 @@ class Octal(HeapGame):
         self.spec = spec or f"octal:{code}"
         # A game whose digits never use the splitting bits is a subtraction game.
         self.splits = any(d & 0b1100 for d in self.digits)  # type: ignore[misc]
+
+    @property
+    def moves_spec(self) -> TakeAndBreak:
+        return TakeAndBreak(self.digits)
 
     @property
     def last_index(self) -> int:
@@ -83,6 +87,10 @@ class GrundysGame(HeapGame):
 
     spec = "grundys-game"
     splits = True
+
+    @property
+    def moves_spec(self) -> SplitUnequal:
+        return SplitUnequal()
 
     def options(self, n: int) -> Iterator[Heaps]:
         for a in range(1, (n + 1) // 2):

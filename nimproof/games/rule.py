@@ -14,24 +14,28 @@ move is illegal.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.expr import evaluate, evaluate_array, parse
-from nimproof.expr.nodes import Node
-from nimproof.games.base import HeapGame, Heaps
+from nimproof.games.base import HeapGame, Heaps, RelationMoves
 from nimproof.games.registry import family, need_args
+
+if TYPE_CHECKING:
+    from nimproof.expr.nodes import Node
 
 CHECK_UP_TO = 64
 #: Milliseconds z3 may spend looking for a move to a larger heap beyond the grid.
 RAISING_SEARCH_MS = 2000
+#: The search's answer by rule text (a spec is parsed many times in one run).
+_RAISING: dict[str, tuple[int, int] | None] = {}
 
 
 class Rule(HeapGame):
     """A one-heap game whose moves ``n -> m`` are given by a predicate."""
 
     def __init__(self, text: str) -> None:
+        from nimproof.expr import parse  # the expression language (and numpy) load on first use
+
         self.text = text.strip()
         if len(self.text) >= 2 and self.text[0] == self.text[-1] and self.text[0] in "\"'":
             self.text = self.text[1:-1].strip()
@@ -40,6 +44,10 @@ class Rule(HeapGame):
         self._reject_raising_moves()
 
     def _reject_raising_moves(self) -> None:
+        import numpy as np
+
+        from nimproof.expr import evaluate_array
+
         n, m = np.meshgrid(np.arange(CHECK_UP_TO), np.arange(CHECK_UP_TO), indexing="ij")
         try:
             ok, undefined = evaluate_array(self.predicate, {"n": n, "m": m})
@@ -49,7 +57,9 @@ class Rule(HeapGame):
         if bad.any():
             i, j = (int(x[0]) for x in np.nonzero(bad))
             self._refuse(i, j)
-        found = _raising_move(self.predicate)
+        if self.text not in _RAISING:
+            _RAISING[self.text] = _raising_move(self.predicate)
+        found = _RAISING[self.text]
         if found is not None:
             self._refuse(*found)
 
@@ -59,14 +69,13 @@ class Rule(HeapGame):
             "so the game need not end; a move must lower the heap (m < n)"
         )
 
+    @property
+    def moves_spec(self) -> RelationMoves:
+        return RelationMoves(self.predicate, self.text)
+
     def legal(self, n: int, m: int) -> bool:
         """True when the move ``n -> m`` is legal (an undefined rule value means illegal)."""
-        if not 0 <= m < n:
-            return False
-        try:
-            return bool(evaluate(self.predicate, {"n": n, "m": m}))
-        except EvalError:
-            return False
+        return self.moves_spec.legal(n, m)
 
     def options(self, n: int) -> Iterator[Heaps]:
         for m in range(n):
@@ -75,6 +84,8 @@ class Rule(HeapGame):
 
 
 def _holds(predicate: Node, n: int, m: int) -> bool:
+    from nimproof.expr import evaluate
+
     try:
         return bool(evaluate(predicate, {"n": n, "m": m}))
     except EvalError:

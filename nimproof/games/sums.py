@@ -13,7 +13,15 @@ from collections.abc import Iterator, Sequence
 from typing import cast
 
 from nimproof.errors import SpecError
-from nimproof.games.base import Game, HeapGame, Heaps, MultiHeapGame, Position, canonical_heaps
+from nimproof.games.base import (
+    Game,
+    HeapGame,
+    Heaps,
+    MultiHeapGame,
+    OneHeapOfEach,
+    Position,
+    canonical_heaps,
+)
 from nimproof.games.registry import family, need_args
 
 
@@ -28,6 +36,10 @@ class Sum(MultiHeapGame):
             f"({c.spec})" if c.spec.startswith("rule:") else c.spec for c in self.components
         )
 
+    @property
+    def moves_spec(self) -> OneHeapOfEach:
+        return OneHeapOfEach(self.components)
+
     def position(self, heaps: Sequence[int]) -> Position:
         """The position with heap ``heaps[i]`` in component ``i``."""
         if len(heaps) != len(self.components):
@@ -39,6 +51,11 @@ class Sum(MultiHeapGame):
         for i, (game, heaps) in enumerate(zip(self.components, parts, strict=True)):
             for after in game.moves(heaps):
                 yield (*parts[:i], after, *parts[i + 1 :])
+
+
+def sum_of(components: Sequence[HeapGame]) -> Game:
+    """The disjunctive sum with one heap of each component (at least two)."""
+    return Sum(components)
 
 
 def split_top_level(text: str, sep: str) -> list[str]:

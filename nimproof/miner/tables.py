@@ -18,14 +18,12 @@ import numpy as np
 
 from nimproof.engines import reference
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame, MultiHeapGame
-from nimproof.games.misere import Misere
-from nimproof.games.sums import Sum
+from nimproof.games.base import Game, HeapGame, MultiHeapGame, OneHeapOfEach
 
 
 def is_heap_game(game: Game) -> bool:
     """True for a one-heap rule or misère play of one (tables of single heaps make sense)."""
-    return isinstance(game, HeapGame) or (isinstance(game, Misere) and game.heap_base is not None)
+    return isinstance(game.normal, HeapGame)
 
 
 def _engine(name: str) -> Callable[..., Any] | None:
@@ -70,8 +68,9 @@ def p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     """
     if not (is_heap_game(game) or isinstance(game, MultiHeapGame)):
         raise UsageError(f"{game.spec} has no heap positions to tabulate")
-    if isinstance(game, Sum) and heaps != len(game.components):
-        raise UsageError(f"{game.spec} has exactly {len(game.components)} heaps, not {heaps}")
+    spec = game.moves_spec
+    if isinstance(spec, OneHeapOfEach) and heaps != len(spec.components):
+        raise UsageError(f"{game.spec} has exactly {len(spec.components)} heaps, not {heaps}")
     fast = _engine("multi_table")
     if fast is not None:
         try:
@@ -88,6 +87,6 @@ def reference_p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     out = np.zeros(shape, dtype=bool)
     cache: dict[Hashable, int] = {}
     for point in itertools.product(range(max_heap + 1), repeat=heaps):
-        position: Hashable = game.position(point) if isinstance(game, Sum) else tuple(point)
+        position: Hashable = game.position(tuple(point))
         out[point] = reference.value(game, position, cache) == 0
     return out

@@ -17,9 +17,16 @@ from nimproof.claims.model import Claim
 from nimproof.errors import ClaimError, UsageError
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node, Type
-from nimproof.games import Game, HeapGame, MultiHeapGame, PluginGame, parse_spec
-from nimproof.games.misere import Misere
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    Game,
+    HeapGame,
+    MultiHeapGame,
+    OneHeapOfEach,
+    PluginGame,
+    StairToStair,
+    parse_spec,
+    sum_of,
+)
 
 #: Built-in winning-move witnesses (see :mod:`nimproof.provers.witnesses`).
 BUILTIN_WITNESSES = ("nim", "misere-nim", "moore", "staircase")
@@ -62,11 +69,21 @@ class ClaimContext:
     @property
     def heap_game(self) -> HeapGame | None:
         """The one-heap rule behind the claim's game (itself, or the base of a misère game)."""
-        if isinstance(self.game, HeapGame):
-            return self.game
-        if isinstance(self.game, Misere) and isinstance(self.game.base, HeapGame):
-            return self.game.base
-        return None
+        normal = self.game.normal if self.game is not None else None
+        return normal if isinstance(normal, HeapGame) else None
+
+    @property
+    def staircase(self) -> bool:
+        """True for staircase Nim (normal or misère): moves raise a pile, so bounds are on the total."""
+        return self.game is not None and isinstance(self.game.moves_spec, StairToStair)
+
+    @property
+    def heap_count(self) -> int | None:
+        """The number of heaps of a multi-heap claim (a sum's component count when not given)."""
+        if self.heaps is not None:
+            return self.heaps
+        spec = self.game.moves_spec if self.game is not None else None
+        return len(spec.components) if isinstance(spec, OneHeapOfEach) else None
 
     @property
     def one_heap(self) -> bool:
@@ -123,7 +140,7 @@ def _is_multi(claim: Claim, game: Game) -> bool:
     """True when the claim's formula is in ``h`` (several heaps) rather than ``n``."""
     if claim.heaps is not None or isinstance(game, (MultiHeapGame, PluginGame)):
         return True
-    return isinstance(game, Misere) and not isinstance(game.base, HeapGame)
+    return game.misere and not isinstance(game.normal, HeapGame)
 
 
 def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
@@ -131,10 +148,12 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     multi = _is_multi(claim, game)
     if claim.kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
         raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
-    if isinstance(game, MultiHeapGame) and not isinstance(game, Sum) and claim.heaps is None:
+    spec = game.moves_spec
+    if isinstance(game, MultiHeapGame) and isinstance(spec, OneHeapOfEach):
+        if claim.heaps not in (None, len(spec.components)):
+            raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(spec.components)} heaps")
+    elif isinstance(game, MultiHeapGame) and claim.heaps is None:
         raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
-    if isinstance(game, Sum) and claim.heaps not in (None, len(game.components)):
-        raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(game.components)} heaps")
     assert claim.formula is not None
     result: Type = "int" if claim.kind == "grundy" else "bool"
     if multi:
@@ -167,7 +186,7 @@ def _prepare_sum_rule(ctx: ClaimContext) -> ClaimContext:
         comps.append(g)
     if len(comps) < 2:
         raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")
-    return replace(ctx, components=tuple(comps), game=Sum(comps))
+    return replace(ctx, components=tuple(comps), game=sum_of(comps))
 
 
 def _check_listed_values(claim: Claim) -> None:

@@ -30,10 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from nimproof.errors import EvalError
-from nimproof.games import HeapGame
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.sums import Sum
+from nimproof.games import HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Undecided
@@ -249,7 +246,7 @@ def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:
             total ^= v
         else:
             return total, "Sprague–Grundy over reference heap tables"
-    if recheck.position_count(game, pos) <= recheck.REFERENCE_BUDGET:
+    if game is not None and recheck.position_count(game, pos) <= recheck.REFERENCE_BUDGET:
         dl.check(ctx.deadline, "re-checking")
         v = recheck.true_position_value(ctx, pos, {})
         if v is not None:
@@ -258,9 +255,13 @@ def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:
 
 
 def _sum_components(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
-    game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    if isinstance(game, Sum):
-        return list(game.components)
+    """The one-heap rules whose sum the claim's game is (heap ``i`` of rule ``i``), if it is one."""
+    if ctx.game is None:
+        return None
+    game = ctx.game.normal
+    spec = game.moves_spec
+    if isinstance(spec, OneHeapOfEach):
+        return list(spec.components)
     if isinstance(game, HeapGame):
         return [game] * h
     return None
@@ -321,8 +322,8 @@ class Local:
 def _options(ctx: ClaimContext, position: Any) -> Iterator[tuple[Any, Sequence[Any]]] | None:
     """``(option, parts)`` for each move: ``parts`` are the positions whose claimed values xor
     to the option's value (one for a plain move, several after a split). None: not enumerable."""
-    game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
+    assert ctx.game is not None
+    base = ctx.game.normal
     if ctx.one_heap:
         heap = ctx.heap_game
         assert heap is not None
@@ -331,7 +332,7 @@ def _options(ctx: ClaimContext, position: Any) -> Iterator[tuple[Any, Sequence[A
         return (
             ((p[0] if len(p) == 1 else p) if p else 0, p or (0,)) for p in heap.options(position)
         )
-    if isinstance(base, Moore | Staircase):
+    if isinstance(base.moves_spec, UpToKHeaps | StairToStair):
         return ((q, (q,)) for q in base.moves(position))
     comps = _sum_components(ctx, len(position))
     if comps is None or any(c.splits for c in comps):

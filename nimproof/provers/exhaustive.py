@@ -31,13 +31,19 @@ import numpy as np
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate, evaluate_array
-from nimproof.games import HeapGame, PluginGame
-from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Subtraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.octal import GrundysGame, Octal
-from nimproof.games.rule import Rule
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    FiniteTakes,
+    HeapGame,
+    IntervalTakes,
+    OneHeapOfEach,
+    PluginGame,
+    RelationMoves,
+    SetTakes,
+    SplitUnequal,
+    StairToStair,
+    TakeAndBreak,
+    UpToKHeaps,
+)
 from nimproof.provers import deadline, evidence, kernels, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope, Status
@@ -146,16 +152,17 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
     assert base is not None
     tv = 1 if ctx.misere else 0
     n_all = len(F)
-    if isinstance(base, Subtraction):
-        return kernels.mex_takes(F, np.asarray(base.takes, dtype=np.int64), tv)
-    if isinstance(base, IntervalGame):
-        lo = np.asarray([base.move_interval(n)[0] for n in range(n_all)], dtype=np.int64)
+    spec = base.moves_spec
+    if isinstance(spec, FiniteTakes):
+        return kernels.mex_takes(F, np.asarray(spec.takes, dtype=np.int64), tv)
+    if isinstance(spec, IntervalTakes):
+        lo = np.asarray([spec.lowest(n) for n in range(n_all)], dtype=np.int64)
         return kernels.mex_interval(F, lo, tv)
-    if isinstance(base, (InfiniteSubtraction, Rule)):
+    if isinstance(spec, SetTakes | RelationMoves):
         starts = [0]
         targets: list[int] = []
-        if isinstance(base, InfiniteSubtraction):
-            members = base.members_up_to(n_all)
+        if isinstance(spec, SetTakes):
+            members = spec.members_up_to(n_all)
             for n in range(n_all):
                 targets.extend(n - t for t in members if t <= n)
                 starts.append(len(targets))
@@ -164,7 +171,7 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
                 raise _TooLarge("rule games are checked exhaustively up to n = 3000")
             for n in range(n_all):
                 m = np.arange(n, dtype=np.int64)
-                ok, undefined = evaluate_array(base.predicate, {"n": np.int64(n), "m": m})
+                ok, undefined = evaluate_array(spec.predicate, {"n": np.int64(n), "m": m})
                 legal = np.broadcast_to(ok & ~undefined, m.shape)
                 targets.extend(int(x) for x in m[legal])
                 starts.append(len(targets))
@@ -173,9 +180,9 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
         )
     if ctx.misere:
         return None  # split positions are not single heaps in misère play
-    if isinstance(base, Octal):
-        return kernels.mex_octal(F, np.asarray(base.digits, dtype=np.int64))
-    if isinstance(base, GrundysGame):
+    if isinstance(spec, TakeAndBreak):
+        return kernels.mex_octal(F, np.asarray(spec.digits, dtype=np.int64))
+    if isinstance(spec, SplitUnequal):
         return kernels.mex_grundys_game(F)
     return None
 
@@ -186,7 +193,7 @@ def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     base = ctx.heap_game
     assert base is not None
     limit = _bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
-    if isinstance(base, IntervalGame | Rule | InfiniteSubtraction) and limit > 200_000:
+    if isinstance(base.moves_spec, IntervalTakes | RelationMoves | SetTakes) and limit > 200_000:
         raise _TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
     if ctx.misere and base.splits and limit > 60:
         raise _TooLarge("misère take-and-break heaps are checked exhaustively up to n = 60")
@@ -281,19 +288,18 @@ def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
 
 
 def _heaps_of(ctx: ClaimContext) -> int:
-    if ctx.heaps is not None:
-        return ctx.heaps
-    if isinstance(ctx.game, Sum):
-        return len(ctx.game.components)
+    if ctx.heap_count is not None:
+        return ctx.heap_count
     raise _TooLarge("this claim needs a heap count")
 
 
 def _vector_axes(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """Per-axis one-heap rules when the game is a sum that whole-array operations handle."""
-    game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Sum):
-        comps = list(base.components)
+    assert ctx.game is not None
+    spec = ctx.game.moves_spec
+    base = ctx.game.normal
+    if isinstance(spec, OneHeapOfEach):
+        comps = list(spec.components)
     elif isinstance(base, HeapGame):
         comps = [base] * h
     else:
@@ -321,12 +327,13 @@ def _shift_any(mask: np.ndarray, axis: int, lo: np.ndarray) -> np.ndarray:
 def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
     """Positions with a move along ``axis`` (one heap of ``game``) into ``mask``."""
     b = mask.shape[axis]
-    if isinstance(game, IntervalGame):
-        lo = np.asarray([game.move_interval(a)[0] for a in range(b)], dtype=np.int64)
+    spec = game.moves_spec
+    if isinstance(spec, IntervalTakes):
+        lo = np.asarray([spec.lowest(a) for a in range(b)], dtype=np.int64)
         return _shift_any(mask, axis, lo)
     out = np.zeros(mask.shape, dtype=bool)
-    if isinstance(game, Subtraction):
-        for t in game.takes:
+    if isinstance(spec, FiniteTakes):
+        for t in spec.takes:
             if t >= b:
                 break
             src = [slice(None)] * mask.ndim
@@ -347,12 +354,13 @@ def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
 
 def _reach(mask: np.ndarray, ctx: ClaimContext, axes: list[HeapGame] | None) -> np.ndarray:
     """Positions of the box with a move into ``mask``."""
-    game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    if isinstance(game, Moore):
+    assert ctx.game is not None
+    spec = ctx.game.moves_spec
+    if isinstance(spec, UpToKHeaps):
         h = mask.ndim
         out = np.zeros(mask.shape, dtype=bool)
         lo = np.zeros(mask.shape[0], dtype=np.int64)
-        for size in range(1, min(game.k, h) + 1):
+        for size in range(1, min(spec.k, h) + 1):
             for subset in itertools.combinations(range(h), size):
                 cur = mask
                 for axis in subset:
@@ -374,12 +382,13 @@ def _first_by_size(mask: np.ndarray) -> tuple[int, ...]:
 
 def _multi(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
     if isinstance(game, PluginGame):
         return _generic(ctx, options)
+    assert game is not None
     h = _heaps_of(ctx)
     axes = _vector_axes(ctx, h)
-    if isinstance(base, Staircase) or (axes is None and not isinstance(base, Moore)):
+    spec = game.moves_spec
+    if isinstance(spec, StairToStair) or (axes is None and not isinstance(spec, UpToKHeaps)):
         return _generic(ctx, options)
     limit = _bound(options, ("max_heap",), 7, 4096)
     if (limit + 1) ** h > MAX_POSITIONS:
@@ -471,9 +480,8 @@ def _generic_positions(ctx: ClaimContext, bound: int, h: int | None) -> Iterator
     if isinstance(game, PluginGame):
         yield from game.positions(bound)
         return
-    assert h is not None
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, Staircase):
+    assert h is not None and game is not None
+    if isinstance(game.moves_spec, StairToStair):
         # Every position with at most `bound` coins in all: closed under moves.
         for total in range(bound + 1):
             for cut in itertools.combinations(range(total + h - 1), h - 1):
@@ -492,7 +500,7 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     assert game is not None
     plugin = isinstance(game, PluginGame)
     h = None if plugin else _heaps_of(ctx)
-    keys = ("max_size",) if plugin else ("max_total",) if _staircase(ctx) else ("max_heap",)
+    keys = ("max_size",) if plugin else ("max_total",) if ctx.staircase else ("max_heap",)
     limit = _bound(options, (*keys, "max_heap", "max_total", "max_size"), 6, 100_000)
     cache: dict[Hashable, int] = {}
     checked = -1
@@ -506,7 +514,7 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
         positions.sort(key=lambda p: (sum(p), len(p), p))
         for i, pos in enumerate(positions):
             deadline.every(ctx.deadline, 64, i, "comparing with the reference")
-            key = game.position(pos) if isinstance(game, Sum) else pos
+            key = game.position(pos)
             actual = reference.value(game, key, cache)
             try:
                 claimed = recheck.formula_at(ctx, pos)
@@ -533,7 +541,7 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
                     {},
                 )
         checked, count = bound, len(positions)
-    measure = "size" if plugin else "total" if _staircase(ctx) else "heap"
+    measure = "size" if plugin else "total" if ctx.staircase else "heap"
     return (
         "proved",
         Scope("bound", bound=checked, measure=measure, heaps=h),
@@ -541,11 +549,6 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
         f"{count} positions compared with the reference (direct mex)",
         {"positions": count},
     )
-
-
-def _staircase(ctx: ClaimContext) -> bool:
-    g = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-    return isinstance(g, Staircase)
 
 
 # ---------------------------------------------------------------------------
@@ -614,7 +617,7 @@ def _sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     from nimproof.engines import grundy_table
 
     game = ctx.game
-    assert isinstance(game, Sum)
+    assert game is not None
     limit = _bound(options, ("max_heap",), 8, 64)
     comps = ctx.components
     tables = [grundy_table(c, limit) for c in comps]

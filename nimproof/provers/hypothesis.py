@@ -19,10 +19,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from nimproof.errors import EvalError
-from nimproof.games import HeapGame
-from nimproof.games.heap import IntervalGame, Subtraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
+from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, UpToKHeaps
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import heap_move_legal, is_move
@@ -42,12 +39,13 @@ class Options(TypedDict, total=False):
 
 def _heap_target(game: HeapGame, n: int, r: int) -> int | None:
     """A legal target from a heap of ``n`` chosen by the random number ``r`` (None: no move)."""
-    if isinstance(game, Subtraction):
-        legal = [t for t in game.takes if t <= n]
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        legal = [t for t in spec.takes if t <= n]
         return n - legal[r % len(legal)] if legal else None
-    if isinstance(game, IntervalGame):
-        lo, hi = game.move_interval(n)
-        return lo + r % (hi - lo) if hi > lo else None
+    if isinstance(spec, IntervalTakes):
+        lo = spec.lowest(n)
+        return lo + r % (n - lo) if n > lo else None
     return None
 
 
@@ -107,73 +105,93 @@ def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrate
 
 
 def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
-    game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
+    """The property hypothesis tests on one sample (None when no random check applies)."""
+    game = ctx.game.normal if ctx.game is not None else None
     if ctx.kind == "identity":
-
-        def check_identity(point: dict[str, int]) -> None:
-            try:
-                ok = bool(recheck.formula_at(ctx, point))
-            except EvalError as exc:
-                found.append(recheck.undefined_at(ctx, point, exc))
-                raise AssertionError from None
-            if not ok:
-                found.append(
-                    Counterexample(
-                        point,
-                        "identity",
-                        f"The identity is false at {recheck.describe_position(ctx, point)}.",
-                        True,
-                        False,
-                        None,
-                        True,
-                        "exact integer evaluation",
-                    )
-                )
-                raise AssertionError
-
-        return check_identity
+        return _identity_checker(ctx, found)
     if ctx.one_heap and isinstance(game, HeapGame) and not game.splits:
-
-        def check_heap(sample: tuple[int, int]) -> None:
-            n, r = sample
-            m = _heap_target(game, n, r)
-            if m is None or not heap_move_legal(game, n, m):
-                return
-            _cond1(ctx, n, m, found)
-
-        return check_heap
-    if (
-        ctx.kind in ("grundy", "p_positions")
-        and ctx.heaps
-        and isinstance(game, HeapGame | Moore | Staircase)
-    ):
-
-        def check_multi(sample: tuple[list[int], list[int], int]) -> None:
-            p, rs, i = sample
-            q = list(p)
-            if isinstance(game, HeapGame):
-                m = _heap_target(game, p[i], rs[i])
-                if m is None:
-                    return
-                q[i] = m
-            elif isinstance(game, Moore):
-                for j in range(min(game.k, len(p))):
-                    idx = (i + j) % len(p)
-                    if p[idx] > 0:
-                        q[idx] = rs[idx] % p[idx]
-            else:
-                if p[i] == 0:
-                    return
-                c = 1 + rs[i] % p[i]
-                q[i] -= c
-                if i > 0:
-                    q[i - 1] += c
-            if q == p or not is_move(ctx.game, p, q):
-                return
-            _cond1(ctx, tuple(p), tuple(q), found)
-
-        return check_multi
+        return _heap_checker(ctx, game, found)
+    multi = game is not None and (
+        isinstance(game, HeapGame) or isinstance(game.moves_spec, UpToKHeaps | StairToStair)
+    )
+    if ctx.kind in ("grundy", "p_positions") and ctx.heaps and multi:
+        assert game is not None
+        return _multi_checker(ctx, game, found)
     return None
+
+
+def _identity_checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
+    def check_identity(point: dict[str, int]) -> None:
+        try:
+            ok = bool(recheck.formula_at(ctx, point))
+        except EvalError as exc:
+            found.append(recheck.undefined_at(ctx, point, exc))
+            raise AssertionError from None
+        if not ok:
+            found.append(
+                Counterexample(
+                    point,
+                    "identity",
+                    f"The identity is false at {recheck.describe_position(ctx, point)}.",
+                    True,
+                    False,
+                    None,
+                    True,
+                    "exact integer evaluation",
+                )
+            )
+            raise AssertionError
+
+    return check_identity
+
+
+def _heap_checker(ctx: ClaimContext, game: HeapGame, found: list[Counterexample]) -> Any:
+    def check_heap(sample: tuple[int, int]) -> None:
+        n, r = sample
+        m = _heap_target(game, n, r)
+        if m is None or not heap_move_legal(game, n, m):
+            return
+        _cond1(ctx, n, m, found)
+
+    return check_heap
+
+
+def _random_move(game: Game, p: list[int], rs: list[int], i: int) -> list[int] | None:
+    """A move from ``p`` chosen by the random numbers ``rs`` and ``i`` (None: none chosen)."""
+    q = list(p)
+    spec = game.moves_spec
+    if isinstance(game, HeapGame):
+        m = _heap_target(game, p[i], rs[i])
+        if m is None:
+            return None
+        q[i] = m
+    elif isinstance(spec, UpToKHeaps):
+        for j in range(min(spec.k, len(p))):
+            idx = (i + j) % len(p)
+            if p[idx] > 0:
+                q[idx] = rs[idx] % p[idx]
+    else:
+        if p[i] == 0:
+            return None
+        c = 1 + rs[i] % p[i]
+        q[i] -= c
+        if i > 0:
+            q[i - 1] += c
+    return q
+
+
+def _multi_checker(ctx: ClaimContext, game: Game, found: list[Counterexample]) -> Any:
+    assert ctx.game is not None
+    whole = ctx.game
+
+    def check_multi(sample: tuple[list[int], list[int], int]) -> None:
+        p, rs, i = sample
+        q = _random_move(game, p, rs, i)
+        if q is None or q == p or not is_move(whole, p, q):
+            return
+        _cond1(ctx, tuple(p), tuple(q), found)
+
+    return check_multi
 
 
 def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> None:

@@ -20,12 +20,17 @@ from typing import cast
 
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node
-from nimproof.games import HeapGame
-from nimproof.games.heap import InfiniteSubtraction, IntervalGame, Nim, Subtraction, TakeFraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.rule import Rule
-from nimproof.games.sums import Sum
+from nimproof.games import (
+    FiniteTakes,
+    Game,
+    HeapGame,
+    IntervalTakes,
+    OneHeapOfEach,
+    RelationMoves,
+    SetTakes,
+    StairToStair,
+    UpToKHeaps,
+)
 
 
 @dataclass(frozen=True)
@@ -46,29 +51,30 @@ class HeapMoves:
 
 def heap_moves(game: HeapGame) -> HeapMoves | None:
     """The solver view of ``game``, or None when it has none (splitting or infinite sets)."""
-    if isinstance(game, Subtraction):
-        low = min(game.takes)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        low = min(spec.takes)
         return HeapMoves(
-            takes=game.takes,
+            takes=spec.takes,
             terminal=parse(f"n < {low}", scalars=("n",)),
-            description=f"n -> n - t for t in {{{', '.join(map(str, game.takes))}}}",
+            description=f"n -> n - t for t in {{{', '.join(map(str, spec.takes))}}}",
         )
-    if isinstance(game, Nim):
+    if isinstance(spec, IntervalTakes) and spec.any_number:
         return HeapMoves(
             relation=parse("m < n", scalars=("n", "m")),
             terminal=parse("n == 0", scalars=("n",)),
             description="n -> m for every m < n",
         )
-    if isinstance(game, TakeFraction):
-        p, q = game.p, game.q
+    if isinstance(spec, IntervalTakes):
+        p, q = spec.p, spec.q
         return HeapMoves(
             relation=parse(f"n - ({p} * n) // {q} <= m", scalars=("n", "m")),
             terminal=parse(f"({p} * n) // {q} == 0", scalars=("n",)),
             description=f"n -> m for n - floor({p}n/{q}) <= m < n",
         )
-    if isinstance(game, Rule):
+    if isinstance(spec, RelationMoves):
         return HeapMoves(
-            relation=game.predicate, terminal=None, description=f"n -> m when {game.text}"
+            relation=spec.predicate, terminal=None, description=f"n -> m when {spec.text}"
         )
     return None
 
@@ -77,72 +83,73 @@ def heap_move_legal(game: HeapGame, n: int, m: int) -> bool:
     """True when one heap of ``n`` may become one heap of ``m``, by the family's definition."""
     if not 0 <= m < n:
         return False
-    if isinstance(game, Subtraction):
-        return (n - m) in game.takes
-    if isinstance(game, IntervalGame):
-        lo, hi = game.move_interval(n)
-        return lo <= m < hi
-    if isinstance(game, InfiniteSubtraction):
-        return game.contains(n - m)
-    if isinstance(game, Rule):
-        return game.legal(n, m)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes | IntervalTakes | SetTakes | RelationMoves):
+        return spec.legal(n, m)
     if n <= 10_000:
         return any((parts[0] if parts else 0) == m and len(parts) <= 1 for parts in game.options(n))
     raise ValueError(f"cannot decide a move of {game.spec} from a heap of {n}")
 
 
-def is_move(game: object, p: Sequence[int], q: Sequence[int]) -> bool:
+def is_move(game: Game, p: Sequence[int], q: Sequence[int]) -> bool:
     """True when ``p -> q`` is one legal move of a multi-heap position, by definition.
 
     ``game`` is a heap game (positions are sums of its heaps, in a fixed
-    order), a misère heap game, a :class:`Sum`, Moore's Nim_k or staircase Nim.
+    order), a sum of heap games, Moore's Nim_k or staircase Nim, in normal or
+    misère play.
     """
     p, q = tuple(p), tuple(q)
     if len(p) != len(q) or any(x < 0 for x in q):
         return False
-    if isinstance(game, Misere):
-        game = game.base
-    if isinstance(game, Moore):
+    spec = game.moves_spec
+    if isinstance(spec, UpToKHeaps):
         lowered = [i for i in range(len(p)) if q[i] < p[i]]
-        return all(q[i] <= p[i] for i in range(len(p))) and 1 <= len(lowered) <= game.k
-    if isinstance(game, Staircase):
-        diff = [i for i in range(len(p)) if q[i] != p[i]]
-        if not diff:
-            return False
-        top = max(diff)
-        c = p[top] - q[top]
-        if c <= 0:
-            return False
-        if top == 0:
-            return diff == [0]
-        return diff == [top - 1, top] and q[top - 1] - p[top - 1] == c
+        return all(q[i] <= p[i] for i in range(len(p))) and 1 <= len(lowered) <= spec.k
+    if isinstance(spec, StairToStair):
+        return _is_stair_move(p, q)
     changed = [i for i in range(len(p)) if q[i] != p[i]]
     if len(changed) != 1:
         return False
     i = changed[0]
-    if isinstance(game, Sum):
-        return heap_move_legal(game.components[i], p[i], q[i])
-    if isinstance(game, HeapGame):
-        return heap_move_legal(game, p[i], q[i])
+    if isinstance(spec, OneHeapOfEach):
+        return heap_move_legal(spec.components[i], p[i], q[i])
+    normal = game.normal
+    if isinstance(normal, HeapGame):
+        return heap_move_legal(normal, p[i], q[i])
     raise ValueError(f"no move definition for {game!r}")
 
 
-def fixed_moves(game: object, position: Sequence[int]) -> list[tuple[int, ...]]:
+def _is_stair_move(p: tuple[int, ...], q: tuple[int, ...]) -> bool:
+    diff = [i for i in range(len(p)) if q[i] != p[i]]
+    if not diff:
+        return False
+    top = max(diff)
+    c = p[top] - q[top]
+    if c <= 0:
+        return False
+    if top == 0:
+        return diff == [0]
+    return diff == [top - 1, top] and q[top - 1] - p[top - 1] == c
+
+
+def fixed_moves(game: Game, position: Sequence[int]) -> list[tuple[int, ...]]:
     """The moves of a multi-heap position as tuples of the same length (heap ``i`` stays at index ``i``).
 
     For sums of one-heap rules only non-splitting moves exist here (a
     splitting move changes the number of heaps and is left out).
     """
-    from nimproof.games.base import Game
-
     p = tuple(position)
-    base = game.base if isinstance(game, Misere) else game
-    if isinstance(base, (Moore, Staircase)):
-        return [cast(tuple[int, ...], q) for q in base.moves(p)]
-    comps = list(base.components) if isinstance(base, Sum) else [base] * len(p)
+    spec = game.moves_spec
+    if isinstance(spec, UpToKHeaps | StairToStair):
+        return [cast(tuple[int, ...], q) for q in game.normal.moves(p)]
+    normal = game.normal
+    if isinstance(spec, OneHeapOfEach):
+        comps = list(spec.components)
+    else:
+        assert isinstance(normal, HeapGame)
+        comps = [normal] * len(p)
     out = []
     for i, comp in enumerate(comps):
-        assert isinstance(comp, HeapGame) and isinstance(game, Game)
         for parts in comp.options(p[i]):
             if len(parts) > 1:
                 continue

@@ -28,8 +28,7 @@ from typing import Any, Literal, TypedDict
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.games.heap import Subtraction
-from nimproof.games.octal import Octal
+from nimproof.games import FiniteTakes, HeapGame, TakeAndBreak
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
@@ -184,15 +183,16 @@ def _not_least(
     )
 
 
-def _window(game: object, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
+def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
     """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
     if s != 0:
         return "", 0
-    if isinstance(game, Subtraction):
-        k = max(game.takes)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        k = max(spec.takes)
         return f"finite subtraction window (Golomb), max S = {k}", n0 + k
-    if isinstance(game, Octal) and game.digits[0] == 0 and all(d < 8 for d in game.digits):
-        t = game.last_index
+    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
+        t = spec.last_index
         if options.get("margin", "cgsuite") == "guy-smith":
             return (
                 f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",

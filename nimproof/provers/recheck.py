@@ -16,10 +16,7 @@ from typing import Any
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
-from nimproof.games import HeapGame
-from nimproof.games.heap import IntervalGame, Subtraction
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Staircase
+from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, TakeAndBreak
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample
@@ -45,10 +42,12 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
 
 def heap_cost(game: HeapGame, n: int) -> float:
     """A rough count of the work the reference needs for the table up to ``n``."""
-    if isinstance(game, Subtraction):
-        return n * len(game.takes)
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        return n * len(spec.takes)
     if game.splits:
-        return n**2 * (n if "8" in getattr(game, "code", "") else 1) / 2
+        three_heaps = isinstance(spec, TakeAndBreak) and 8 in spec.digits
+        return n**2 * (n if three_heaps else 1) / 2
     return n * n / 2
 
 
@@ -59,7 +58,7 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     assert base is not None and game is not None
     if heap_cost(base, n) > 3e7:
         return None
-    if isinstance(game, Misere):
+    if game.misere:
         if base.splits and n > 40:
             return None
         return reference.value(game, n)
@@ -68,11 +67,9 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     ]
 
 
-def position_count(game: object, position: Sequence[int]) -> float:
+def position_count(game: Game, position: Sequence[int]) -> float:
     """An upper bound on the positions reachable from ``position`` (for budgeting)."""
-    if isinstance(game, Staircase) or (
-        isinstance(game, Misere) and isinstance(game.base, Staircase)
-    ):
+    if isinstance(game.moves_spec, StairToStair):
         total = sum(position)
         return math.comb(total + len(position), len(position))
     out = 1.0
@@ -89,11 +86,7 @@ def true_position_value(
     assert game is not None
     if position_count(game, position) > REFERENCE_BUDGET:
         return None
-    from nimproof.games.sums import Sum
-
-    if isinstance(game, Sum):
-        return reference.value(game, game.position(position), cache)
-    return reference.value(game, tuple(position), cache)
+    return reference.value(game, game.position(tuple(position)), cache)
 
 
 def describe_position(ctx: ClaimContext, position: Any) -> str:
@@ -103,11 +96,6 @@ def describe_position(ctx: ClaimContext, position: Any) -> str:
     if ctx.kind == "identity":
         return ", ".join(f"{k} = {v}" for k, v in position.items())
     return "heaps (" + ", ".join(map(str, position)) + ")"
-
-
-def is_p(ctx: ClaimContext, value: int) -> bool:
-    """A position is P (the previous player wins) when its (misère) nim-value is 0."""
-    return value == 0
 
 
 def value_mismatch(
@@ -145,16 +133,6 @@ def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Countere
     )
 
 
-def smallest_heap_mismatch(
-    ctx: ClaimContext, claimed: Sequence[int], table: Sequence[int]
-) -> int | None:
-    """The first heap where ``claimed`` and ``table`` differ."""
-    for i, (a, b) in enumerate(zip(claimed, table, strict=False)):
-        if a != b:
-            return i
-    return None
-
-
 def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample | None:
     """Re-check a one-heap claim at heap ``n`` with the reference; None if it holds there.
 
@@ -179,7 +157,7 @@ def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
     if (
         base is None
         or base.splits
-        or (not isinstance(base, (IntervalGame, Subtraction)) and n > 5000)
+        or (not isinstance(base.moves_spec, IntervalTakes | FiniteTakes) and n > 5000)
     ):
         return None
     if base.splits:

@@ -20,8 +20,6 @@ from typing import Any, TypedDict
 
 from nimproof.engines import reference
 from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
-from nimproof.games.misere import Misere
-from nimproof.games.sums import Sum
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import fixed_moves
@@ -107,7 +105,7 @@ class _Oracle:
             self.methods.add("direct mex")
             return reference.value(game, heaps, self.cache)
         self.methods.add("direct mex")
-        key = game.position(position) if isinstance(game, Sum) else position
+        key = game.position(position)
         return reference.value(game, key, self.cache)
 
     def moves(self, position: Any) -> list[Any]:
@@ -122,7 +120,7 @@ class _Oracle:
 
     def normal(self, move: Any) -> Any:
         """A listed or generated move in one comparable form."""
-        if isinstance(self.game, HeapGame | Misere) and not isinstance(self.game, PluginGame):
+        if isinstance(self.game, HeapGame) or self.game.misere:
             if isinstance(move, int):
                 return canonical_heaps((move,))
             if isinstance(move, list | tuple) and all(isinstance(x, int) for x in move):
@@ -222,6 +220,7 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
     from nimproof.engines import grundy_table
 
     game = ctx.game
+    assert game is not None
     claimed = [int(v) for v in ctx.claim.values]
     last = ctx.claim.offset + len(claimed) - 1
     if isinstance(game, PluginGame):
@@ -231,12 +230,12 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
             reference.value(game, n, cache) if n >= ctx.claim.offset else 0 for n in range(last + 1)
         ]
         how = "direct mex on the plugin's positions"
-    elif isinstance(game, HeapGame | Misere):
+    elif isinstance(game, HeapGame) or game.misere:
         table = [int(x) for x in grundy_table(game, last)]
-        if isinstance(game, Misere):
-            ref = [reference.value(game, n) for n in range(last + 1)]
-        else:
+        if isinstance(game, HeapGame):
             ref = reference.heap_table(game, last)
+        else:
+            ref = [reference.value(game, n) for n in range(last + 1)]
         if table != ref:
             k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
             return MethodResult(

@@ -40,10 +40,7 @@ import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import HeapGame
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
-from nimproof.games.sums import Sum
+from nimproof.games import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import recheck, witnesses
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.evidence import Candidate, candidate
@@ -96,7 +93,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     solver = Solver(deadline, "QF_BV")
     proved: list[int] = []
     notes: list[str] = []
-    measure = "value" if ctx.kind == "identity" else "total" if _is_staircase(ctx) else "heap"
+    measure = "value" if ctx.kind == "identity" else "total" if ctx.staircase else "heap"
 
     def scope() -> Scope:
         return (
@@ -161,11 +158,6 @@ def _result(
         stats["widths_proved"] = proved
     detail = "; ".join([head, *notes] if head else notes)
     return MethodResult(NAME, cast(Status, status), scope, detail, time.monotonic() - t0, cx, stats)
-
-
-def _is_staircase(ctx: ClaimContext) -> bool:
-    g = ctx.game
-    return isinstance(g, Staircase) or (isinstance(g, Misere) and isinstance(g.base, Staircase))
 
 
 def _prove(
@@ -448,58 +440,75 @@ class _MultiGame:
     move: Callable[[list[z3.BitVecRef], list[z3.BitVecRef]], z3.BoolRef]
     terminal: Callable[[list[z3.BitVecRef]], z3.BoolRef]
     finite: Callable[[list[z3.BitVecRef]], list[tuple[list[z3.BitVecRef], z3.BoolRef]]] | None
-    plain: object  # the game object for is_move
+    plain: Game  # the game whose move definition re-checks a move (is_move)
 
 
 def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
+    """The symbolic moves of the claim's game, from its description."""
     game = ctx.game
-    base = game.base if isinstance(game, Misere) else game
+    assert game is not None
+    spec = game.moves_spec
     h = ctx.heaps or 0
-
-    if isinstance(base, Moore):
-        k = base.k
-
-        def moore_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-            lowered = [
-                z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)
-            ]
-            count = lowered[0]
-            for x in lowered[1:]:
-                count = count + x
-            return z3.And(
-                *[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k)
-            )
-
-        return _MultiGame(moore_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
-    if isinstance(base, Staircase):
-
-        def stair_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
-            cases = []
-            for i in range(h):
-                same = [q[j] == p[j] for j in range(h) if j not in (i, i - 1)]
-                down = z3.ULT(q[i], p[i])
-                if i == 0:
-                    cases.append(z3.And(down, *same))
-                else:
-                    moved = p[i] - q[i]
-                    cases.append(
-                        z3.And(
-                            down,
-                            q[i - 1] == p[i - 1] + moved,
-                            z3.BVAddNoOverflow(p[i - 1], moved, False),
-                            *same,
-                        )
-                    )
-            return z3.Or(*cases)
-
-        return _MultiGame(stair_move, lambda p: z3.And(*[x == 0 for x in p]), None, base)
-
-    if isinstance(base, Sum):
-        components: list[HeapGame] = list(base.components)
-    elif isinstance(base, HeapGame):
-        components = [base] * h
+    if isinstance(spec, UpToKHeaps):
+        return _moore_game(game, spec.k, h)
+    if isinstance(spec, StairToStair):
+        return _staircase_game(game, h)
+    normal = game.normal
+    if isinstance(spec, OneHeapOfEach):
+        components: list[HeapGame] = list(spec.components)
+    elif isinstance(normal, HeapGame):
+        components = [normal] * h
     else:
-        raise Unsupported(f"no symbolic moves for {ctx.game.spec if ctx.game else '?'}")
+        raise Unsupported(f"no symbolic moves for {game.spec}")
+    return _sum_game(game, components, h, width)
+
+
+def _all_zero(p: list[z3.BitVecRef]) -> z3.BoolRef:
+    return z3.And(*[x == 0 for x in p])
+
+
+def _moore_game(game: Game, k: int, h: int) -> _MultiGame:
+    """Moore's Nim_k: 1..k heaps lowered, none raised."""
+
+    def moore_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
+        lowered = [
+            z3.If(z3.ULT(q[i], p[i]), z3.BitVecVal(1, 8), z3.BitVecVal(0, 8)) for i in range(h)
+        ]
+        count = lowered[0]
+        for x in lowered[1:]:
+            count = count + x
+        return z3.And(*[z3.ULE(q[i], p[i]) for i in range(h)], z3.UGE(count, 1), z3.ULE(count, k))
+
+    return _MultiGame(moore_move, _all_zero, None, game.normal)
+
+
+def _staircase_game(game: Game, h: int) -> _MultiGame:
+    """Staircase Nim: coins carried from stair i to stair i - 1 (or off the first stair)."""
+
+    def stair_move(p: list[z3.BitVecRef], q: list[z3.BitVecRef]) -> z3.BoolRef:
+        cases = []
+        for i in range(h):
+            same = [q[j] == p[j] for j in range(h) if j not in (i, i - 1)]
+            down = z3.ULT(q[i], p[i])
+            if i == 0:
+                cases.append(z3.And(down, *same))
+            else:
+                moved = p[i] - q[i]
+                cases.append(
+                    z3.And(
+                        down,
+                        q[i - 1] == p[i - 1] + moved,
+                        z3.BVAddNoOverflow(p[i - 1], moved, False),
+                        *same,
+                    )
+                )
+        return z3.Or(*cases)
+
+    return _MultiGame(stair_move, _all_zero, None, game.normal)
+
+
+def _sum_game(game: Game, components: list[HeapGame], h: int, width: int) -> _MultiGame:
+    """A sum of non-splitting heap rules: a move changes exactly one heap by its rule."""
     views = []
     for comp in components:
         hm = heap_moves(comp)
@@ -544,22 +553,19 @@ def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
             return out
 
         finite = finite_moves
-    return _MultiGame(sum_move, sum_terminal, finite, base)
+    return _MultiGame(sum_move, sum_terminal, finite, game.normal)
 
 
 def _multi(
     ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> _Found | None:
     assert ctx.formula is not None
-    h = ctx.heaps
+    h = ctx.heap_count
     if h is None:
-        if isinstance(ctx.game, Sum):
-            h = len(ctx.game.components)
-        else:
-            raise Unsupported("a multi-heap claim needs a heap count")
+        raise Unsupported("a multi-heap claim needs a heap count")
     ctx_heaps = h
     width = w + 4 + ctx_heaps.bit_length()
-    staircase = _is_staircase(ctx)
+    staircase = ctx.staircase
     mg = _multi_game(_with_heaps(ctx, ctx_heaps), width)
     p = [z3.BitVec(f"p{i}", width) for i in range(ctx_heaps)]
     q = [z3.BitVec(f"q{i}", width) for i in range(ctx_heaps)]
@@ -719,10 +725,10 @@ def _builtin_candidates(
     if name == "staircase":
         return witnesses.staircase(p)
     if name == "moore":
-        game = ctx.game.base if isinstance(ctx.game, Misere) else ctx.game
-        if not isinstance(game, Moore):
+        spec = ctx.game.moves_spec if ctx.game is not None else None
+        if not isinstance(spec, UpToKHeaps):
             raise Unsupported("the 'moore' witness needs a moore:K game")
-        return witnesses.moore(p, game.k)
+        return witnesses.moore(p, spec.k)
     raise Unsupported(f"unknown witness {name!r}")
 
 
@@ -776,6 +782,8 @@ def _multi_value_recheck(ctx: ClaimContext, point: list[int]) -> Counterexample 
     from nimproof.provers import evidence
 
     found = evidence.wrong_at(ctx, tuple(point))
-    if found is not None or recheck.position_count(ctx.game, point) > FIRST_DISAGREEMENT_SIZE:
+    if found is not None or ctx.game is None:
+        return found
+    if recheck.position_count(ctx.game, point) > FIRST_DISAGREEMENT_SIZE:
         return found
     return recheck.first_disagreement(ctx, tuple(point))

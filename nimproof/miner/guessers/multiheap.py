@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nimproof.games.base import Game
-from nimproof.games.heap import Nim
-from nimproof.games.misere import Misere
-from nimproof.games.multi import Moore, Staircase
+from nimproof.games.base import Game, IntervalTakes, StairToStair, UpToKHeaps
 from nimproof.miner.formula import formula_cost, predicate_values, template
 from nimproof.miner.guessers.base import Guesser
 from nimproof.miner.model import Evidence, Guess, PTable, Table
@@ -61,14 +58,16 @@ def library(heaps: int) -> list[str]:
 
 def witness_for(game: Game, rule: str) -> str | None:
     """The built-in winning-move witness when ``rule`` is the known theorem for ``game``."""
-    if isinstance(game, Nim) and rule == XOR_ALL:
+    spec = game.moves_spec
+    nim = isinstance(spec, IntervalTakes) and spec.any_number
+    if game.misere:
+        return "misere-nim" if nim and rule == misere_rule(XOR_ALL) else None
+    if nim and rule == XOR_ALL:
         return "nim"
-    if isinstance(game, Moore) and rule == column_rule(game.k + 1):
+    if isinstance(spec, UpToKHeaps) and rule == column_rule(spec.k + 1):
         return "moore"
-    if isinstance(game, Staircase) and rule == ODD_STAIRS:
+    if isinstance(spec, StairToStair) and rule == ODD_STAIRS:
         return "staircase"
-    if isinstance(game, Misere) and isinstance(game.base, Nim) and rule == misere_rule(XOR_ALL):
-        return "misere-nim"
     return None
 
 

@@ -34,7 +34,7 @@ import sympy
 
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse
-from nimproof.games.heap import Subtraction
+from nimproof.games import FiniteTakes
 from nimproof.miner.formula import formula_cost, polynomial_text, reproduces, substitute_name
 from nimproof.miner.guessers.base import Grid, Guesser
 from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, PTable, Table
@@ -232,12 +232,12 @@ class ParamFit(Guesser):
         ((param, values),) = grid.axes.items()
         takes: list[tuple[dict[str, int], int]] = []
         for t in grid.tables:
-            game = t.game
-            if not isinstance(t, HeapTable) or not isinstance(game, Subtraction):
+            spec = t.game.moves_spec
+            if not isinstance(t, HeapTable) or t.game.misere or not isinstance(spec, FiniteTakes):
                 return None
-            if game.takes != tuple(range(1, len(game.takes) + 1)):
+            if spec.takes != tuple(range(1, len(spec.takes) + 1)):
                 return None
-            takes.append(({param: t.params[param]}, len(game.takes)))
+            takes.append(({param: t.params[param]}, len(spec.takes)))
         if len({c for _, c in takes}) == 1:
             top = str(takes[0][1])
         else:
