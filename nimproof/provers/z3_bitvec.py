@@ -1,7 +1,7 @@
 """z3 bit-vector proofs of the local conditions for every position with heaps below ``2**w``.
 
 For a claimed Grundy function ``F`` (or P-set ``P``) on a domain ``D`` closed
-under moves, ``F`` is the Grundy function on ``D`` iff (MATH.md):
+under moves, ``F`` is the Grundy function on ``D`` iff (the local conditions):
 
 1. no move joins two positions of equal claimed value (no move P -> P);
 2. every value below ``F(p)`` is reached by a move (every non-P position has
