@@ -15,6 +15,7 @@ from typing import Any
 
 from nimproof.claims.model import KINDS, METHODS, Claim, Source
 from nimproof.errors import ClaimError
+from nimproof.verdict import Requirement
 
 MAX_GRID = 2000
 MAX_FILE_BYTES = 2_000_000
@@ -32,6 +33,7 @@ _COMMON = {
     "checks",
     "tags",
     "heaps",
+    "require",
 }
 _KIND_FIELDS: dict[str, set[str]] = {
     "grundy": {"formula", "witness"},
@@ -155,6 +157,12 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
     if expect not in ("proved", "refuted"):
         raise ClaimError(f"{where}: expect must be 'proved' or 'refuted', got {expect!r}")
     statement = _str(table, "statement", where, required=True)
+    require = None
+    if "require" in table:
+        try:
+            require = Requirement.parse(table["require"])
+        except ValueError as exc:
+            raise ClaimError(f"{where}: {exc}") from None
     checks = _checks(table, where, profile)
     source = _source(table.get("source", {}), where)
     tags = table.get("tags", [])
@@ -210,6 +218,7 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
             params=values,
             checks=checks,
             expect=expect,
+            require=require,
             source=source,
             tags=tuple(tags),
             group=cid,
