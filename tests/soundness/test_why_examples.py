@@ -30,7 +30,7 @@ def test_counterexample_found_by_z3_refutes_instead_of_a_small_proof() -> None:
     assert verdict["status"] == "refuted"
     cx = verdict["counterexample"]
     assert cx["position"] == [1000, 1000] and cx["rechecked"]
-    assert "P-position" in cx["explanation"]
+    assert "(1000, 1000)" in cx["explanation"]
 
 
 def test_half_heap_claim_wrong_only_at_10000_is_refuted(tmp_path: Path) -> None:
