@@ -200,7 +200,17 @@ def _confirmed(
         if ctx.one_heap:
             exact = rc.heap_counterexample(ctx, int(x), "reference implementation")
         else:
-            exact = rc.first_disagreement(ctx, tuple(x))
+            from nimproof.provers import evidence
+
+            # Sprague–Grundy over reference heap tables first: exact and fast at any size;
+            # the search below the position only where it is small.
+            exact = evidence.wrong_at(ctx, tuple(x))
+            if (
+                exact is None
+                and ctx.game is not None
+                and rc.position_count(ctx.game, tuple(x)) <= 5000
+            ):
+                exact = rc.first_disagreement(ctx, tuple(x))
     except (ValueError, RecursionError):
         exact = None
     if exact is not None:
