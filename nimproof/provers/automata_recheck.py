@@ -202,15 +202,12 @@ def _confirmed(
         else:
             from nimproof.provers import evidence
 
-            # Sprague–Grundy over reference heap tables first: exact and fast at any size;
-            # the search below the position only where it is small.
-            exact = evidence.wrong_at(ctx, tuple(x))
-            if (
-                exact is None
-                and ctx.game is not None
-                and rc.position_count(ctx.game, tuple(x)) <= 5000
-            ):
-                exact = rc.first_disagreement(ctx, tuple(x))
+            # Small positions: the smallest wrong position below, by the reference. Large
+            # ones: Sprague–Grundy over reference heap tables (exact and fast at any size).
+            small = ctx.game is not None and rc.position_count(ctx.game, tuple(x)) <= 5000
+            exact = (
+                rc.first_disagreement(ctx, tuple(x)) if small else evidence.wrong_at(ctx, tuple(x))
+            )
     except (ValueError, RecursionError):
         exact = None
     if exact is not None:
