@@ -77,6 +77,11 @@ class SplitRule:
         return len({k % 2 for k, d in enumerate(self.digits) if d & 4}) == 1
 
     @property
+    def split_parity(self) -> int:
+        """The parity of the splitting removals (meaningful when :attr:`same_parity`)."""
+        return next(k % 2 for k, d in enumerate(self.digits) if d & 4)
+
+    @property
     def last_index(self) -> int:
         """Index of the last non-zero digit."""
         return max(k for k, d in enumerate(self.digits) if d)
@@ -217,23 +222,26 @@ class SparseTable:
         even = self.hist[0, : self.P]
         odd = self.hist[1, : self.P]
         total = self.n
-        options = [(0, sk.walsh_hadamard(even + odd))]
+        # (posbit, cbit, transform): common heaps must have values of the parity that the
+        # rare-common splits produce, so cbit is fixed by posbit (0, or the parity of the
+        # splitting removals: Flammenkamp's "popcount(G(n) & m) & 1 == (n - t) & 1").
+        options = [(0, 0, sk.walsh_hadamard(even + odd))]
         if self.rule.same_parity:
-            options.append((1, sk.walsh_hadamard(even - odd)))
+            options.append((1, self.rule.split_parity, sk.walsh_hadamard(even - odd)))
         best: tuple[tuple[int, int, int], int] = ((0, 0, 0), total + 1)
         heap0 = int(self.values[0]) if self.n else 0
-        for posbit, w in options:
-            for cbit, sign in ((0, 1), (1, -1)):
-                counts = (total + sign * w) // 2
-                if posbit == 0:
-                    counts[0] = total + 1  # mask 0: one class holds every heap
-                m = int(np.argmin(counts))
-                c = int(counts[m])
-                # Heap 0 is counted in the histogram but never in the rare list.
-                if self.n and (bin(heap0 & m).count("1") % 2) ^ cbit == 0:
-                    c -= 1
-                if c < best[1]:
-                    best = ((m, posbit, cbit), c)
+        for posbit, cbit, w in options:
+            sign = 1 if cbit == 0 else -1
+            counts = (total + sign * w) // 2
+            if posbit == 0:
+                counts[0] = total + 1  # mask 0: every value is rare
+            m = int(np.argmin(counts))
+            c = int(counts[m])
+            # Heap 0 is counted in the histogram but never in the rare list.
+            if self.n and (bin(heap0 & m).count("1") % 2) ^ cbit == 0:
+                c -= 1
+            if c < best[1]:
+                best = ((m, posbit, cbit), c)
         return best
 
     def _use_mask(self, cls: tuple[int, int, int], rare_heaps: int) -> None:
