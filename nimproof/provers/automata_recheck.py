@@ -200,7 +200,14 @@ def _confirmed(
         if ctx.one_heap:
             exact = rc.heap_counterexample(ctx, int(x), "reference implementation")
         else:
-            exact = rc.first_disagreement(ctx, tuple(x))
+            from nimproof.provers import evidence
+
+            # Small positions: the smallest wrong position below, by the reference. Large
+            # ones: Sprague–Grundy over reference heap tables (exact and fast at any size).
+            small = ctx.game is not None and rc.position_count(ctx.game, tuple(x)) <= 5000
+            exact = (
+                rc.first_disagreement(ctx, tuple(x)) if small else evidence.wrong_at(ctx, tuple(x))
+            )
     except (ValueError, RecursionError):
         exact = None
     if exact is not None:

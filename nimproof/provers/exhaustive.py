@@ -44,7 +44,7 @@ from nimproof.games import (
     TakeAndBreak,
     UpToKHeaps,
 )
-from nimproof.provers import kernels, recheck
+from nimproof.provers import deadline, evidence, kernels, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope, Status
 
@@ -91,6 +91,16 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     except _TooLarge as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     except EvalError as exc:
+        # Numbers beyond int64 (huge shifts, powers): decide the smallest positions exactly.
+        found = evidence.scan_smallest(ctx, 63 if ctx.one_heap else 7)
+        if found is not None:
+            return MethodResult(
+                NAME,
+                "refuted",
+                detail=f"vectorised evaluation impossible ({exc}); exact evaluation instead",
+                seconds=time.monotonic() - t0,
+                counterexample=found,
+            )
         return MethodResult(
             NAME, "unknown", detail=f"cannot evaluate: {exc}", seconds=time.monotonic() - t0
         )
@@ -199,6 +209,7 @@ def _one_heap(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     checked = -1
     engine_name = "grundy_table"
     for bound in _ladder(limit, 63):
+        deadline.check(ctx.deadline, f"checking heaps up to {bound}")
         F, undefined_at = claimed_values(ctx, bound)
         if undefined_at is not None:
             try:
@@ -399,6 +410,7 @@ def _multi(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
         raise _TooLarge(f"{(limit + 1) ** h} positions exceed the limit of {MAX_POSITIONS}")
     checked = -1
     for bound in _ladder(limit, 3):
+        deadline.check(ctx.deadline, f"checking heaps up to {bound}")
         grids = np.meshgrid(*[np.arange(bound + 1, dtype=np.int64)] * h, indexing="ij")
         assert ctx.formula is not None
         values, undefined = evaluate_array(ctx.formula, {"h": list(grids), **ctx.params})
@@ -515,7 +527,8 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
             if len(positions) > GENERIC_MAX_POSITIONS:
                 raise _TooLarge(f"more than {GENERIC_MAX_POSITIONS} positions at bound {bound}")
         positions.sort(key=lambda p: (sum(p), len(p), p))
-        for pos in positions:
+        for i, pos in enumerate(positions):
+            deadline.every(ctx.deadline, 64, i, "comparing with the reference")
             key = game.position(pos)
             actual = reference.value(game, key, cache)
             try:
@@ -640,6 +653,7 @@ def _sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> Result:
     for heaps in sorted(
         itertools.product(range(limit + 1), repeat=len(comps)), key=lambda p: (sum(p), p)
     ):
+        deadline.every(ctx.deadline, 16, count, "computing sums")
         direct = reference.value(game, game.position(heaps), cache)
         xor = 0
         for t, x in zip(tables, heaps, strict=True):

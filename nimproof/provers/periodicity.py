@@ -13,8 +13,10 @@
   subtraction games with a saltus: see :mod:`.period_theorems` (every
   window used here comes from that module).
 
-A ``periodic`` claim says the **least** period is ``period`` and the **least**
-preperiod is ``preperiod`` (with ``saltus`` s: ``g(n + p) = g(n) + s``). The
+A ``periodic`` claim says ``g(n + period) = g(n) + saltus`` for every
+``n >= preperiod`` (any valid period and preperiod, as the README defines
+it); with ``least = true`` it also says both are the least ones. The least
+period and preperiod found are reported either way. The
 table comes from the engine and is compared with the reference
 implementation over the whole window where that is affordable. Without an
 applicable theorem the claim is verified up to ``max_n`` only.
@@ -23,11 +25,13 @@ applicable theorem the claim is verified up to ``max_n`` only.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
 import numpy as np
 
 from nimproof.engines import reference
+from nimproof.games import FiniteTakes, HeapGame, TakeAndBreak
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.period_theorems import theorem_for
 from nimproof.verdict import Counterexample, MethodResult, Scope
@@ -59,10 +63,10 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             NAME, "unknown", detail="applies to periodic claims on normal-play heap games"
         )
     p, n0, s = claim.period or 1, claim.preperiod or 0, claim.saltus
-    found = theorem_for(game, p, n0, s, str(options.get("margin", "cgsuite")))
-    theorem, end = (found.name, found.end) if found else ("", 0)
+    window = theorem_for(game, p, n0, s, str(options.get("margin", "cgsuite")))
+    theorem, end = (window.name, window.end) if window else ("", 0)
     max_n = int(options.get("max_n", 0))
-    last = max(found.needs, end + p, max_n, n0 + 2 * p) if found else max(max_n, n0 + 4 * p)
+    last = max(window.needs, end + p, max_n, n0 + 2 * p) if window else max(max_n, n0 + 4 * p)
     if last > 10_000_000:
         return MethodResult(NAME, "unknown", detail=f"the window needs {last} values; too many")
     table = grundy_table(game, last)
@@ -90,39 +94,10 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 ref,
                 "period",
                 t0,
-                f"g({n + p}) = {int(table[n + p])} but g({n}) + {s} = {int(table[n]) + s}",
+                f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
+                f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
             )
-    # Least preperiod and least period.
-    if n0 > 0 and int(table[n0 - 1 + p]) == int(table[n0 - 1]) + s:
-        return _refute(
-            ctx,
-            n0 - 1,
-            p,
-            s,
-            table,
-            ref,
-            "preperiod",
-            t0,
-            f"g({n0 - 1 + p}) = g({n0 - 1}) + {s} already, so the preperiod is smaller than {n0}",
-        )
-    for d in range(1, p):
-        if p % d or (s * d) % p:
-            continue
-        sd = s * d // p
-        if all(int(table[n + d]) == int(table[n]) + sd for n in range(n0, n0 + p)):
-            text = f"period {d} already holds from n = {n0} (one full period checked), so {p} is not the least"
-            cx = Counterexample(
-                n0, "period", text, p, d, None, ref_n >= n0 + p + d, "reference table"
-            )
-            return MethodResult(
-                NAME,
-                "refuted",
-                detail=text,
-                seconds=time.monotonic() - t0,
-                counterexample=cx,
-                stats=stats,
-            )
-    side = found.side(table) if found is not None and found.side is not None else None
+    side = window.side(table) if window is not None and window.side is not None else None
     if side is not None:
         for n in range(end, last - p + 1):
             if int(table[n + p]) != int(table[n]) + s:
@@ -136,13 +111,19 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             seconds=time.monotonic() - t0,
             stats=stats,
         )
+    d, n1 = least_period(table, p, n0, s)
+    stats.update(least_period=d, least_preperiod=n1)
+    if claim.least and (d, n1) != (p, n0):
+        return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats, t0)
+    found = f"least period {d} from least preperiod {n1}"
     if theorem:
         stats.update(theorem=theorem, window_end=end)
         return MethodResult(
             NAME,
             "proved",
             Scope("all", measure="heap"),
-            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
+            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
+            f"{found}",
             time.monotonic() - t0,
             stats=stats,
         )
@@ -150,10 +131,107 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         NAME,
         "proved",
         Scope("bound", bound=last, measure="heap"),
-        "no periodicity theorem applies; verified on the computed table",
+        f"no periodicity theorem applies; verified on the computed table; {found} within it",
         time.monotonic() - t0,
         stats=stats,
     )
+
+
+def least_period(table: np.ndarray, p: int, n0: int, s: int) -> tuple[int, int]:
+    """The least period and its least preperiod, given that ``(p, n0, s)`` holds on ``table``.
+
+    An eventual period with saltus divides into the least one: a divisor ``d``
+    of ``p`` (with ``s d / p`` whole) that holds for one full period from
+    ``n0`` holds for every ``n >= n0``, because both sides advance by ``s``
+    every ``p`` steps. Its least preperiod is found by extending it downwards
+    from ``n0`` while it still holds.
+    """
+    best = p
+    for d in range(1, p):
+        if p % d or (s * d) % p:
+            continue
+        sd = s * d // p
+        if all(int(table[n + d]) == int(table[n]) + sd for n in range(n0, n0 + p)):
+            best = d
+            break
+    sd = s * best // p
+    n1 = n0
+    while n1 > 0 and int(table[n1 - 1 + best]) == int(table[n1 - 1]) + sd:
+        n1 -= 1
+    return best, n1
+
+
+def _not_least(
+    ctx: ClaimContext,
+    p: int,
+    n0: int,
+    d: int,
+    n1: int,
+    rechecked: bool,
+    stats: dict[str, Any],
+    t0: float,
+) -> MethodResult:
+    """A ``least = true`` claim whose period or preperiod is valid but not the least."""
+    s = ctx.claim.saltus
+    rule = f"g(n + {d}) = g(n){' + ' + str(s * d // p) if s else ''}"
+    if d != p:
+        text = (
+            f"The claimed period {p} holds from n = {n0}, but it is not the least: {rule} already "
+            f"holds for every n >= {n1}, so the least period is {d} (with least preperiod {n1})."
+        )
+        condition, claimed, actual = "least-period", p, d
+    else:
+        text = (
+            f"The claimed period {p} holds from n = {n0}, but {n0} is not the least preperiod: "
+            f"g({n1 + p}) = g({n1}){' + ' + str(s) if s else ''} and the period holds for every "
+            f"n >= {n1}, so the least preperiod is {n1}."
+        )
+        condition, claimed, actual = "least-preperiod", n0, n1
+    cx = Counterexample(
+        None,
+        condition,
+        text,
+        claimed,
+        actual,
+        None,
+        rechecked,
+        "reference table" if rechecked else "",
+    )
+    return MethodResult(
+        NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx, stats=stats
+    )
+
+
+def theorem_window(
+    game: HeapGame, period: int, preperiod: int, saltus: int = 0, margin: str = "cgsuite"
+) -> tuple[str, int]:
+    """The periodicity theorem that applies to ``game`` and the end (exclusive) of the window
+    of heaps ``n`` on which ``g(n + period) == g(n) + saltus`` must be checked; ``("", 0)``
+    when no theorem applies. ``margin``: ``"cgsuite"`` (the safer window) or ``"guy-smith"``.
+    """
+    return _window(game, period, preperiod, saltus, {"margin": margin})
+
+
+def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
+    """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
+    if s != 0:
+        return "", 0
+    spec = game.moves_spec
+    if isinstance(spec, FiniteTakes):
+        k = max(spec.takes)
+        return f"finite subtraction window (Golomb), max S = {k}", n0 + k
+    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
+        t = spec.last_index
+        if options.get("margin", "cgsuite") == "guy-smith":
+            return (
+                f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",
+                2 * n0 + p + t,
+            )
+        return (
+            f"Guy–Smith theorem, octal last digit index t = {t}, CGSuite's safer window 2n0 + 2p + t + 2",
+            2 * n0 + 2 * p + t + 2,
+        )
+    return "", 0
 
 
 def _refute(
@@ -169,7 +247,7 @@ def _refute(
 ) -> MethodResult:
     rechecked = n + p < len(ref)
     cx = Counterexample(
-        n,
+        n + p,
         cond,
         text,
         int(table[n]) + s,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 import z3
 
@@ -43,9 +43,10 @@ from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.games import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import recheck, witnesses
 from nimproof.provers.context import ClaimContext
+from nimproof.provers.evidence import Candidate, candidate
 from nimproof.provers.moves import HeapMoves, heap_move_legal, heap_moves, is_move
 from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope, Status
 
 NAME = "z3_bitvec"
 
@@ -68,6 +69,8 @@ class Options(TypedDict, total=False):
 DEFAULT_TIMEOUT = 120.0
 QUANTIFIER_MAX_WIDTH = 10
 SHRINK_ROUNDS = 40
+#: Largest position (counted by the positions below it) searched below for a wrong value.
+FIRST_DISAGREEMENT_SIZE = 5000
 
 
 @dataclass
@@ -90,36 +93,71 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     solver = Solver(deadline, "QF_BV")
     proved: list[int] = []
     notes: list[str] = []
-    try:
-        for w in sorted(set(widths)):
+    measure = "value" if ctx.kind == "identity" else "total" if ctx.staircase else "heap"
+
+    def scope() -> Scope:
+        return (
+            Scope("width", width=max(proved), measure=measure, heaps=ctx.heaps)
+            if proved
+            else NO_SCOPE
+        )
+
+    # Every width is tried: one that cannot be decided (a constant that does not fit, a
+    # solver unknown) skips only itself; a found counterexample ends the run.
+    for w in sorted(set(widths)):
+        try:
             outcome = _prove(ctx, w, solver, options, notes)
-            if isinstance(outcome, _Found):
-                return MethodResult(
-                    NAME,
-                    "refuted",
-                    detail=f"counterexample at width {w}; " + "; ".join(notes),
-                    seconds=time.monotonic() - t0,
-                    counterexample=outcome.counterexample,
-                    stats={
-                        "solver_calls": solver.calls,
-                        "solver_seconds": round(solver.seconds, 3),
-                    },
-                )
-            proved.append(w)
-    except (Undecided, Unsupported) as exc:
-        notes.append(f"width {w}: {exc}")
-    stats = {
-        "widths_proved": proved,
+        except Candidate as exc:
+            return _result(
+                ctx,
+                "refuted",
+                scope(),
+                exc.counterexample,
+                f"candidate at width {w}",
+                notes,
+                solver,
+                t0,
+            )
+        except (Undecided, Unsupported) as exc:
+            notes.append(f"width {w}: {exc}")
+            if isinstance(exc, Undecided) and str(exc).startswith("time limit"):
+                break
+            continue
+        if isinstance(outcome, _Found):
+            return _result(
+                ctx,
+                "refuted",
+                NO_SCOPE,
+                outcome.counterexample,
+                f"counterexample at width {w}",
+                notes,
+                solver,
+                t0,
+            )
+        proved.append(w)
+    status = "proved" if proved else "unknown"
+    return _result(ctx, status, scope(), None, "", notes, solver, t0, proved)
+
+
+def _result(
+    ctx: ClaimContext,
+    status: str,
+    scope: Scope,
+    cx: Counterexample | None,
+    head: str,
+    notes: list[str],
+    solver: Solver,
+    t0: float,
+    proved: list[int] | None = None,
+) -> MethodResult:
+    stats: dict[str, Any] = {
         "solver_calls": solver.calls,
         "solver_seconds": round(solver.seconds, 3),
     }
-    if not proved:
-        return MethodResult(
-            NAME, "unknown", detail="; ".join(notes), seconds=time.monotonic() - t0, stats=stats
-        )
-    measure = "value" if ctx.kind == "identity" else "total" if ctx.staircase else "heap"
-    scope = Scope("width", width=max(proved), measure=measure, heaps=ctx.heaps)
-    return MethodResult(NAME, "proved", scope, "; ".join(notes), time.monotonic() - t0, stats=stats)
+    if proved is not None:
+        stats["widths_proved"] = proved
+    detail = "; ".join([head, *notes] if head else notes)
+    return MethodResult(NAME, cast(Status, status), scope, detail, time.monotonic() - t0, cx, stats)
 
 
 def _prove(
@@ -275,7 +313,14 @@ def _one_heap(
             cx = recheck.heap_counterexample(ctx, k, "reference implementation")
             if cx is not None:
                 return _Found(cx)
-            raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
+            raise Candidate(
+                candidate(
+                    k,
+                    "terminal",
+                    f"Heap {k} has no move but the claim does not give it value 1.",
+                    None,
+                )
+            )
 
     # Condition 2: every smaller value is reached.
     if hm.takes is not None:
@@ -316,10 +361,13 @@ def _one_heap(
     cx = recheck.heap_counterexample(ctx, k, "reference implementation")
     if cx is not None:
         return _Found(cx)
-    if complete:
-        raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
-    raise Undecided(
-        f"the witness finds no move at n = {k}; the reference could not confirm a failure"
+    how_found = "z3 finds" if complete else "the witness finds"
+    raise Candidate(
+        candidate(
+            k,
+            "condition-2",
+            f"At heap {k} {how_found} no move to a heap with some smaller claimed value.",
+        )
     )
 
 
@@ -580,7 +628,14 @@ def _multi(
         found = _multi_cond1(ctx, mg, point, target)
         if found:
             return found
-        raise Undecided(f"condition 1 fails at {point} -> {target} but did not re-check")
+        raise Candidate(
+            candidate(
+                tuple(point),
+                "condition-1",
+                f"z3 finds the move {tuple(point)} -> {tuple(target)} between equal claimed values.",
+                move=tuple(target),
+            )
+        )
 
     terminal = mg.terminal(p) if ctx.misere else z3.BoolVal(False)
     if ctx.misere:
@@ -590,7 +645,11 @@ def _multi(
             cx = _multi_value_recheck(ctx, point)
             if cx is not None:
                 return _Found(cx)
-            raise Undecided(f"terminal condition fails at {point} but did not re-check")
+            raise Candidate(
+                candidate(
+                    tuple(point), "terminal", f"The terminal position {tuple(point)} is misvalued."
+                )
+            )
 
     # Condition 2.
     candidates: list[tuple[list[z3.BitVecRef], z3.BoolRef]]
@@ -638,10 +697,13 @@ def _multi(
     cx = _multi_value_recheck(ctx, point)
     if cx is not None:
         return _Found(cx)
-    if complete:
-        raise Undecided(f"condition 2 fails at {point} but the reference could not confirm it")
-    raise Undecided(
-        f"the witness finds no move at {point}; the reference could not confirm a failure"
+    how_found = "z3 finds" if complete else f"the witness {ctx.witness_name!r} finds"
+    raise Candidate(
+        candidate(
+            tuple(point),
+            "condition-2",
+            f"At {tuple(point)} {how_found} no move that the claim's conditions need.",
+        )
     )
 
 
@@ -717,4 +779,11 @@ def _multi_value_recheck(ctx: ClaimContext, point: list[int]) -> Counterexample 
     ``point`` are searched, smallest first, for the first one where the claim
     and the reference disagree (at most ``RECHECK_POSITIONS`` of them).
     """
+    from nimproof.provers import evidence
+
+    found = evidence.wrong_at(ctx, tuple(point))
+    if found is not None or ctx.game is None:
+        return found
+    if recheck.position_count(ctx.game, point) > FIRST_DISAGREEMENT_SIZE:
+        return found
     return recheck.first_disagreement(ctx, tuple(point))

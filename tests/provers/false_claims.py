@@ -156,7 +156,17 @@ IDENTITIES_FALSE = [
 ]
 
 
-KAYLES_WRONG_PERIODS = [(11, 71), (13, 71), (24, 71), (12, 70), (12, 72), (6, 71), (12, 0)]
+#: (period, preperiod, least): wrong periods of Kayles; (24, 71) and (12, 72) hold as the
+#: README defines a period and are wrong only when the claim asks for the least ones.
+KAYLES_WRONG_PERIODS = [
+    (11, 71, False),
+    (13, 71, False),
+    (24, 71, True),
+    (12, 70, False),
+    (12, 72, True),
+    (6, 71, False),
+    (12, 0, False),
+]
 #: (game, period, preperiod, saltus): false periodic claims for the other theorems' windows.
 WRONG_PERIODS = [
     ("subtraction:all-but:1,2", 3, 0, 2),
@@ -238,7 +248,7 @@ def cases() -> list[FalseCase]:
     for formula in IDENTITIES_FALSE:
         c = claim("identity", None, formula, {}, variables=("k", "x", "y"))
         out.append(FalseCase(c, ("exhaustive", "z3_bitvec", "hypothesis", "automata")))
-    for period, preperiod in KAYLES_WRONG_PERIODS:
+    for period, preperiod, least in KAYLES_WRONG_PERIODS:
         c = claim(
             "periodic",
             "kayles",
@@ -246,7 +256,8 @@ def cases() -> list[FalseCase]:
             {},
             period=period,
             preperiod=preperiod,
-            id=f"kayles-{period}-{preperiod}",
+            least=least,
+            id=f"kayles-{period}-{preperiod}{'-least' if least else ''}",
         )
         out.append(FalseCase(c, ("periodicity",)))
     for game, period, preperiod, saltus in WRONG_PERIODS:

@@ -70,7 +70,7 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
             and all(table[n + d] == table[n] + s * d // p for n in range(n0, len(table) - d))
             for d in range(1, p)
         )
-        assert not (holds and least_pre and least_per)
+        assert not (holds and (not c.least or (least_pre and least_per)))
         return
     one_heap = isinstance(cx.position, int)
     scalars = ("n", *c.params) if one_heap else tuple(c.params)
@@ -103,9 +103,52 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
         except Exception:
             return
         raise AssertionError("formula defined at the 'undefined' counterexample")
+    if cx.condition in ("condition-2", "terminal"):
+        # The local conditions fail at the position: its claimed value is not the mex of
+        # its options' claimed values (or, for P-sets, a claimed N-position has no move
+        # into the claimed P-set), which no Grundy function allows.
+        game = parse_spec(c.game or "")
+        start = cx.position if one_heap else tuple(cx.position)
+        here = f(start)
+        if one_heap:
+            assert isinstance(game, HeapGame)
+            seen = set()
+            for parts in game.options(start):
+                v = 0
+                for part in parts:
+                    v ^= f(part)
+                seen.add(v)
+        else:
+            seen = {f(q) if c.kind != "p_positions" else bool(f(q)) for q in _ordered(game, start)}
+        if c.kind == "p_positions":
+            if game.misere and not seen:
+                assert here
+            else:
+                assert not here and True not in seen
+        elif game.misere and not seen:
+            assert here != 1
+        else:
+            mex = 0
+            while mex in seen:
+                mex += 1
+            assert here != mex
+        return
     actual = true_value(c.game or "", cx.position)
     claimed = f(cx.position)
     if c.kind == "p_positions":
         assert bool(claimed) != (actual == 0)
     else:
         assert claimed != actual
+
+
+def _ordered(game: Any, p: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The moves of a multi-heap position with heap ``i`` kept at index ``i``."""
+    base = game.base if game.misere and hasattr(game, "base") else game
+    if isinstance(base, HeapGame):
+        out = []
+        for i, a in enumerate(p):
+            for parts in base.options(a):
+                assert len(parts) <= 1, "a split changes the number of heaps"
+                out.append((*p[:i], parts[0] if parts else 0, *p[i + 1 :]))
+        return out
+    return [tuple(q) for q in base.moves(p)]
