@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.cases import BENCHMARKS, Result, python_info
+from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
 
@@ -93,12 +94,28 @@ def main() -> int:
             str(row.stats.get("solver_calls", "-")),
         )
     out.print(vtable)
+    err.print("running the start-up benchmarks ...", style="dim")
+    starts = run_startup_benchmarks()
+    stable = Table(
+        title="start-up (fresh process, best of 5 after a warm-up)", title_justify="left"
+    )
+    for col in ("command", "time", "floor"):
+        stable.add_column(col, justify="right" if col == "time" else "left")
+    for s in starts:
+        verdict = (
+            ""
+            if s.floor is None
+            else f"{s.floor} s: " + ("[green]ok[/green]" if s.passed else "[red]MISSED[/red]")
+        )
+        stable.add_row(s.command, _fmt_time(s.seconds), verdict)
+    out.print(stable)
     unproved = [row.name for row in rows if row.status != "proved"]
     out.print(f"total bench time {time.perf_counter() - started:.0f} s")
     if unproved:
         out.print(f"[red]verifier cases not proved:[/red] {', '.join(unproved)}")
         return 1
     missed = [r.name for r in results if r.passed is False]
+    missed += [s.command for s in starts if s.passed is False]
     if missed:
         out.print(f"[red]floors missed:[/red] {', '.join(missed)}")
         return 1

@@ -105,11 +105,12 @@ def parse_document(
 ) -> Iterator[Claim]:
     """Claims of an already parsed TOML document."""
     where = str(path) if path else "<claims>"
-    unknown = set(data) - {"claim"}
+    unknown = set(data) - {"claim", "plugins"}
     if unknown:
         raise ClaimError(
             f"{where}: unknown top-level key(s) {sorted(unknown)}; claims go in [[claim]] tables"
         )
+    _load_plugins(data.get("plugins"), path, where)
     tables = data.get("claim")
     if not isinstance(tables, list) or not tables:
         raise ClaimError(f"{where}: no [[claim]] tables")
@@ -117,6 +118,23 @@ def parse_document(
         if not isinstance(table, dict):
             raise ClaimError(f"{where}: claim #{i + 1} is not a table")
         yield from _expand(table, f"{where}: claim {table.get('id', f'#{i + 1}')!r}", path, profile)
+
+
+def _load_plugins(files: Any, path: Path | None, where: str) -> None:
+    """Load the plugin files a document names (``plugins = ["game.py"]``), relative to it."""
+    if files is None:
+        return
+    if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
+        raise ClaimError(f'{where}: plugins must be a list of file names, e.g. ["my_game.py"]')
+    from nimproof.errors import UsageError
+    from nimproof.games.plugins import load_plugin_file
+
+    folder = path.parent if path is not None else Path.cwd()
+    for name in files:
+        try:
+            load_plugin_file(folder / name)
+        except UsageError as exc:
+            raise ClaimError(f"{where}: {exc}") from None
 
 
 def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) -> Iterator[Claim]:

@@ -56,49 +56,21 @@ def register(sub: Any) -> None:
 
 
 def build_claim(args: argparse.Namespace) -> Claim:
-    """The claim that ``nimproof check`` decides, with checks chosen from the flags."""
-    from nimproof.claims import Claim
-    from nimproof.expr import uses_bitwise
-    from nimproof.provers import prepare
-    from nimproof.provers.moves import heap_moves
+    """The claim that ``nimproof check`` decides (:func:`nimproof.api.check_claim`)."""
+    from nimproof.api import check_claim
 
-    kind = "grundy" if args.grundy is not None else "p_positions"
-    formula = args.grundy if args.grundy is not None else args.p_positions
-    if kind == "p_positions" and args.heaps is None:
+    if args.p_positions is not None and args.heaps is None:
         raise UsageError("--p-positions needs --heaps")
-    checks: dict[str, dict[str, Any]] = {}
-    claim = Claim(
-        id="check",
-        kind=kind,
-        statement=f"{args.game}: {formula}",
-        game=args.game,
-        formula=formula,
+    return check_claim(
+        args.game,
+        grundy=args.grundy,
+        p_positions=args.p_positions,
         heaps=args.heaps,
+        max_n=args.max_n,
+        max_heap=args.max_heap,
+        width=args.width,
         witness=args.witness,
-    )
-    ctx = prepare(claim)
-    if ctx.one_heap:
-        checks["exhaustive"] = {"max_n": args.max_n if args.max_n is not None else 1000}
-        base = ctx.heap_game
-        symbolic = base is not None and heap_moves(base) is not None
-        if symbolic and ctx.formula is not None and not uses_bitwise(ctx.formula):
-            checks["z3_int"] = {"timeout": args.timeout}
-        if symbolic and (args.width or (ctx.formula is not None and uses_bitwise(ctx.formula))):
-            checks["z3_bitvec"] = {"width": args.width or 16, "timeout": args.timeout}
-    else:
-        key = "max_size" if claim.game and claim.game.startswith("plugin:") else "max_heap"
-        checks["exhaustive"] = {key: args.max_heap if args.max_heap is not None else 7}
-        if args.width:
-            checks["z3_bitvec"] = {"width": args.width, "timeout": args.timeout}
-    return Claim(
-        id="check",
-        kind=kind,
-        statement=claim.statement,
-        game=args.game,
-        formula=formula,
-        heaps=args.heaps,
-        witness=args.witness,
-        checks=checks,
+        timeout=args.timeout,
     )
 
 

@@ -157,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             argcomplete.autocomplete(parser)
         args = parser.parse_args(words)
         args.plugin = plugins
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # the line as typed
         if plugins:
             from nimproof.games.plugins import load_plugin_file
 

@@ -150,6 +150,14 @@ def requests_from(args: argparse.Namespace) -> list[Request]:
         axes[name] = values
     heaps = parse_values(args.heaps, "--heaps") if args.heaps else ()
     spec = args.spec.strip()
+    if spec.startswith("plugin:") and not axes:
+        from nimproof.games import parse_spec
+
+        game = parse_spec(spec)  # an unknown plugin gets the registry's own message
+        raise UsageError(
+            f"{game.spec} is a plugin game: the miner reads heap tables and boxes of heaps; "
+            f"see its values with 'nimproof table {game.spec} --max-size S'"
+        )
     if not heaps and not axes:
         from nimproof.games import parse_spec
         from nimproof.games.base import MultiHeapGame

@@ -127,7 +127,11 @@ def run(args: argparse.Namespace) -> int:
     for r in failed:
         v = r["verdict"]
         say.print(f"  {v['id']}: expected {v['expect']}, got {v['status']}", markup=False)
-    meta = {"nimproof": _version(), "profile": args.profile, "command": command_line()}
+    meta = {
+        "nimproof": _version(),
+        "profile": args.profile,
+        "command": command_line(getattr(args, "argv", None)),
+    }
     if json_out is not None:
         import json
 

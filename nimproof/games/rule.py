@@ -12,14 +12,14 @@ move is illegal.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.expr import evaluate_array, parse
-from nimproof.expr.nodes import Node
 from nimproof.games.base import HeapGame, Heaps, RelationMoves
 from nimproof.games.registry import family, need_args
+
+if TYPE_CHECKING:
+    from nimproof.expr.nodes import Node
 
 CHECK_UP_TO = 64
 
@@ -28,6 +28,8 @@ class Rule(HeapGame):
     """A one-heap game whose moves ``n -> m`` are given by a predicate."""
 
     def __init__(self, text: str) -> None:
+        from nimproof.expr import parse  # the expression language (and numpy) load on first use
+
         self.text = text.strip()
         if len(self.text) >= 2 and self.text[0] == self.text[-1] and self.text[0] in "\"'":
             self.text = self.text[1:-1].strip()
@@ -36,6 +38,10 @@ class Rule(HeapGame):
         self._reject_raising_moves()
 
     def _reject_raising_moves(self) -> None:
+        import numpy as np
+
+        from nimproof.expr import evaluate_array
+
         n, m = np.meshgrid(np.arange(CHECK_UP_TO), np.arange(CHECK_UP_TO), indexing="ij")
         try:
             ok, undefined = evaluate_array(self.predicate, {"n": n, "m": m})

@@ -27,11 +27,11 @@ from nimproof.reports.text import counterexample_facts, formula_latex, show, sta
 
 #: How scopes are summarised and ranked (strongest first) in the index.
 SCOPE_CLASSES = (
-    ("all", "all positions"),
-    ("width", "below a bit width"),
-    ("bound", "up to a bound"),
-    ("listed", "the listed positions"),
-    ("none", "nothing (refuted or unknown)"),
+    ("all", "proved for all positions"),
+    ("width", "proved for positions below a bit width"),
+    ("bound", "proved for positions up to a bound"),
+    ("listed", "proved for the listed positions"),
+    ("none", "nothing proved (refuted or unknown)"),
 )
 
 STYLE = """
@@ -167,9 +167,7 @@ def index_html(items: list[Entry], meta: dict[str, str]) -> str:
     statuses = {s: sum(1 for e in items if e.status == s) for s in ("proved", "refuted", "unknown")}
     missed = sum(1 for e in items if not e.met)
     scopes = "".join(
-        f'<li data-scope="{k}"><b>{counts[k]}</b>{"proved for " if k not in ("none",) else ""}'
-        f"{esc(words)}</li>"
-        for k, words in SCOPE_CLASSES
+        f'<li data-scope="{k}"><b>{counts[k]}</b>{esc(words)}</li>' for k, words in SCOPE_CLASSES
     )
     rows = []
     for e in items:

@@ -38,6 +38,11 @@ DPI = 110
 MAX_SEQUENCE = 1100  # heaps shown at most in a sequence plot
 MAX_WORK = 5e7  # rough number of option visits a picture may cost
 GRID = 32  # side of a P-position grid
+SLICE = 16  # side of the grid when other heaps are held non-empty (their positions cost more)
+#: Sizes of the heaps held outside a slice, by heap count (0: any other count).
+HELD: dict[int, tuple[int, ...]] = {3: (5,), 4: (5, 3), 6: (6, 1), 8: (7, 2), 0: (4, 1)}
+#: Stairs held non-empty in staircase Nim slices (index: coins), those below the heap count.
+STAIRS_HELD = {3: 2, 4: 3}
 
 STYLE: dict[str, Any] = {
     "font.family": "DejaVu Sans",
@@ -267,18 +272,27 @@ class Plotter:
     def _grid(
         self, claim: dict[str, Any], verdict: dict[str, Any], game: Game, path: Path
     ) -> str | None:
+        """Three panels on one 2-D slice: the true P-positions, where the claim's predicate
+        holds, and the true values (the nim-sum or column-sum structure), crosses where the
+        claim errs. With three heaps or more the other heaps are held at small non-zero
+        sizes, so that each heap count shows its own picture."""
         heaps = int(claim.get("heaps") or 2)
         plugin = isinstance(game, PluginGame)
         start = 1 if plugin else 0
-        size = GRID
         base = _heap_base(game)
-        if base is not None and base.splits:
+        splits = base is not None and base.splits
+        staircase = "staircase" in game.spec
+        # The slice: heaps i and j vary. For staircase Nim the odd stairs 1 and 3 carry the
+        # structure (stair 2 only feeds stair 1), and the other stairs stay empty.
+        i, j = (0, 2) if staircase and heaps >= 3 else (0, 1)
+        fixed = {} if (plugin or splits) else _held(heaps, i, j)
+        if staircase:
+            # Even stairs change values but not outcomes; odd stairs beyond 3 change both.
+            fixed = {k: v for k, v in STAIRS_HELD.items() if k < heaps}
+        size = GRID if not fixed else SLICE
+        if splits:
             # Positions of take-and-break games are multisets of heaps: keep the slice small.
             size = 10 if game.misere else 16
-        # The slice: heaps i and j vary, the others are empty. For staircase Nim the odd
-        # stairs 1 and 3 carry the structure (stair 2 only feeds stair 1).
-        staircase = "staircase" in game.spec
-        i, j = (0, 2) if staircase and heaps >= 3 else (0, 1)
         try:
             predicate = parse(
                 str(claim["formula"]),
@@ -289,75 +303,111 @@ class Plotter:
         except NimproofError:
             return None
         params = {str(k): int(v) for k, v in (claim.get("params") or {}).items()}
-        true_p = [[False] * size for _ in range(size)]
+        values = [[0] * size for _ in range(size)]
         said_p = [[False] * size for _ in range(size)]
         for a in range(size):
             for b in range(size):
                 pos = [0] * heaps
                 pos[i], pos[j] = a + start, b + start
-                # Empty heaps after the slice never move or receive tokens in these
-                # families, so they are dropped: one computation serves every heap count.
-                true_p[a][b] = self._is_p(game, tuple(pos[: j + 1]))
+                for k, v in fixed.items():
+                    pos[k] = v
+                # Empty heaps after the last non-empty one never move or receive tokens in
+                # these families, so they are dropped: one computation serves many heap counts.
+                last = max([j, *fixed]) + 1
+                values[a][b] = self._value(game, tuple(pos[:last]))
                 try:
                     said_p[a][b] = bool(evaluate(predicate, {"h": tuple(pos), **params}))
                 except NimproofError:
-                    said_p[a][b] = not true_p[a][b]
+                    said_p[a][b] = values[a][b] != 0
+        true_p = [[v == 0 for v in row] for row in values]
         wrong = [(a, b) for a in range(size) for b in range(size) if true_p[a][b] != said_p[a][b]]
         if not wrong and sum(map(sum, true_p)) <= 1:
             return None  # a slice with at most one P-position shows nothing worth a picture
         axis = "stair" if staircase else "heap"
-        xlabel = f"h[{i}]" if plugin else f"{axis} {i + 1}: h[{i}]"
-        ylabel = f"h[{j}]" if plugin else f"{axis} {j + 1}: h[{j}]"
-        others = [f"h[{k}]" for k in range(heaps) if k not in (i, j)]
-        rest = f" ({', '.join(others)} = 0)" if others and len(others) <= 2 else ""
-        if len(others) > 2:
-            rest = " (the other heaps 0)"
+        labels = (
+            (f"h[{i}]", f"h[{j}]")
+            if plugin
+            else (f"{axis} {i + 1}: h[{i}]", f"{axis} {j + 1}: h[{j}]")
+        )
+        held = ", ".join(f"h[{k}] = {v}" for k, v in sorted(fixed.items()))
+        rest = f"{held}, other heaps 0" if held and len(fixed) < heaps - 2 else held
+        if not held and heaps > 2:
+            rest = "the other heaps 0"
+        self._draw_grid(path, game, (start, size), (true_p, said_p, values), wrong, labels, rest)
+        span = f"{start}..{start + size - 1}"
+        return (
+            f"{game.spec}, h[{i}] and h[{j}] in {span}"
+            + (f" ({rest})" if rest else "")
+            + ": the true P-positions, where the claim's predicate holds, and the true values"
+            + ("; crosses mark positions where the claim errs." if wrong else "; the claim agrees.")
+        )
+
+    def _value(self, game: Game, position: tuple[int, ...]) -> int:
+        cache = self._caches.setdefault(game.spec, {})
+        return reference.value(game, position, cache)
+
+    def _draw_grid(
+        self,
+        path: Path,
+        game: Game,
+        frame: tuple[int, int],
+        data: tuple[list[list[bool]], list[list[bool]], list[list[int]]],
+        wrong: list[tuple[int, int]],
+        labels: tuple[str, str],
+        rest: str,
+    ) -> None:
+        start, size = frame
+        true_p, said_p, values = data
+        extent = (start - 0.5, start + size - 0.5, start - 0.5, start + size - 0.5)
         with _style():
-            fig = Figure(figsize=(5.6, 5.6))
-            ax = fig.add_subplot()
-            image = [[1.0 if true_p[a][b] else 0.0 for a in range(size)] for b in range(size)]
-            ax.imshow(
-                image,
-                origin="lower",
-                cmap="Blues",
-                vmin=-0.15,
-                vmax=1.25,
-                extent=(start - 0.5, start + size - 0.5, start - 0.5, start + size - 0.5),
+            fig = Figure(figsize=(11.5, 4.4))
+            axes = fig.subplots(1, 3)
+            panels = (
+                ("true P-positions", true_p),
+                ("where the claim's predicate holds", said_p),
             )
-            if wrong:
-                ax.plot(
-                    [a + start for a, _ in wrong],
-                    [b + start for _, b in wrong],
-                    "x",
-                    color=BAD_COLOR,
-                    markersize=4,
-                    markeredgewidth=1.2,
-                )
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
-            ax.set_title(f"P-positions of {game.spec}{rest}", fontsize=10)
+            for ax, (title, cells) in zip(axes[:2], panels, strict=True):
+                image = [[1.0 if cells[a][b] else 0.0 for a in range(size)] for b in range(size)]
+                ax.imshow(image, origin="lower", cmap="Blues", vmin=-0.15, vmax=1.25, extent=extent)
+                ax.set_title(title, fontsize=10)
+            grid = [[float(values[a][b]) for a in range(size)] for b in range(size)]
+            shown = axes[2].imshow(grid, origin="lower", cmap="viridis", extent=extent)
+            fig.colorbar(shown, ax=axes[2], fraction=0.046, pad=0.04)
+            what = "misère nim-values" if game.misere else "Grundy values"
+            axes[2].set_title(f"true {what} (0: a P-position)", fontsize=10)
+            for ax in axes:
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+                ax.set_xlabel(labels[0])
+                ax.set_ylabel(labels[1])
+                if wrong:
+                    ax.plot(
+                        [a + start for a, _ in wrong],
+                        [b + start for _, b in wrong],
+                        "x",
+                        color=BAD_COLOR,
+                        markersize=4,
+                        markeredgewidth=1.2,
+                    )
+            fig.suptitle(f"{game.spec}" + (f" ({rest})" if rest else ""), fontsize=11)
             handles = [
-                Patch(color="#1f4e8c", label="P-position (true)"),
+                Patch(color="#1f4e8c", label="P-position"),
                 Patch(color="#f0f4fa", label="N-position"),
             ]
             if wrong:
                 handles.append(Patch(color=BAD_COLOR, label="the claim is wrong here"))
-            ax.legend(
-                handles=handles,
-                loc="upper center",
-                bbox_to_anchor=(0.5, -0.1),
-                ncols=3,
-                fontsize=8,
-                frameon=False,
-            )
-            fig.tight_layout()
+            fig.legend(handles=handles, loc="lower center", ncols=3, fontsize=8, frameon=False)
+            fig.tight_layout(rect=(0, 0.05, 1, 1))
             _save(fig, path)
-        span = f"{start}..{start + size - 1}"
-        return (
-            f"P-positions (dark) of {game.spec} with h[{i}], h[{j}] in {span}"
-            + (", the other heaps empty" if others else "")
-            + ("; crosses mark positions where the claim errs." if wrong else "; the claim agrees.")
-        )
+
+
+def _held(heaps: int, i: int, j: int) -> dict[int, int]:
+    """Sizes for the heaps outside the slice: at most two non-empty, different per heap count."""
+    others = [k for k in range(heaps) if k not in (i, j)]
+    if not others:
+        return {}
+    sizes = HELD.get(heaps, HELD[0])
+    return {k: v for k, v in zip(others, sizes, strict=False)}
 
 
 def _heap_base(game: Game) -> HeapGame | None:

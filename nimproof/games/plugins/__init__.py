@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from nimproof.errors import SpecError, UsageError
@@ -44,6 +43,8 @@ def _load_entry_points() -> None:
     if _ENTRY_POINTS_LOADED:
         return
     _ENTRY_POINTS_LOADED.append(True)
+    from importlib.metadata import entry_points  # only when a plugin is looked up
+
     for ep in entry_points(group="nimproof.games"):
         if ep.name in PLUGINS:
             continue

@@ -1,0 +1,307 @@
+"""The Python API for notebooks and scripts: the command line's answers as Python values.
+
+Everything here is also reachable as ``nimproof.NAME`` (imported on first use,
+so ``import nimproof`` stays fast)::
+
+    import nimproof
+
+    nimproof.table("kayles", max_n=100)              # a pandas DataFrame: n, grundy
+    nimproof.table("nim", heaps=2, max_heap=7)       # h0, h1, grundy, p_position
+    nimproof.value("nim", 3, 4, 5)                   # Value(value=2, winning_moves=[...])
+    nimproof.check("knim:3", grundy="n % 4")         # a Verdict: proved, for all positions
+    nimproof.check("nim", p_positions="h[0] == h[1]", heaps=3)   # refuted, with a counterexample
+    nimproof.period("kayles")                        # Period(period=12, preperiod=71, ...)
+    nimproof.mine("knim:{k}", params={"k": range(1, 5)})   # RunResult, nothing written
+    nimproof.verify("conjectures/seeds/bouton.toml") # {claim id: Verdict}
+
+Errors a user can cause (an unknown family, a malformed formula, an absurd
+bound) raise :class:`nimproof.errors.UsageError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from nimproof.errors import UsageError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from nimproof.claims import Claim
+    from nimproof.engines.move import Move
+    from nimproof.miner.run import RunResult
+    from nimproof.verdict import Verdict
+
+__all__ = [
+    "Period",
+    "Value",
+    "check",
+    "check_claim",
+    "mine",
+    "period",
+    "table",
+    "value",
+    "verify",
+]
+
+
+def table(
+    spec: str,
+    max_n: int | None = None,
+    *,
+    heaps: int | None = None,
+    max_heap: int | None = None,
+    data_dir: str | None = None,
+) -> pd.DataFrame:
+    """The Grundy table of a game as a pandas DataFrame.
+
+    One-heap games (``max_n``): columns ``n`` and ``grundy`` (misère
+    nim-values for a ``misere:`` spec), one row per heap ``0..max_n``.
+    Several heaps (``heaps`` and ``max_heap``): columns ``h0 .. h{H-1}``,
+    ``grundy`` (absent when only outcomes are computed, as for Moore's Nim)
+    and ``p_position``, one row per position of ``[0, max_heap]^H`` in
+    row-major order. The values are those ``nimproof table`` prints (the
+    reference implementation for small tables, the compiled engines
+    otherwise; stored tables in ``data_dir`` are reused).
+    """
+    import pandas as pd
+
+    from nimproof.cli.table import heap_values, is_multi_heap
+    from nimproof.games import parse_spec
+
+    game = parse_spec(spec)
+    if heaps is None and max_heap is None and not is_multi_heap(game):
+        if max_n is None:
+            raise UsageError(f"give max_n for the table of {game.spec} (heaps 0..max_n)")
+        _bounded(max_n, "max_n", 10**8)
+        values, _, _ = heap_values(game, max_n, data_dir=data_dir)
+        return pd.DataFrame({"n": range(len(values)), "grundy": values})
+    if heaps is None or max_heap is None:
+        raise UsageError(f"{game.spec}: a table of several heaps needs heaps and max_heap")
+    from nimproof.datasets import fetch_multi
+
+    got = fetch_multi(game, heaps, max_heap, data_dir=data_dir, store=False)
+    assert got.multi is not None
+    from nimproof.datasets.store import box_frame
+
+    return box_frame(got.multi)
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """The value of a position (Grundy value, or misère nim-value) and its winning moves."""
+
+    spec: str
+    position: tuple[Any, ...]
+    value: int
+    winning_moves: tuple[Move, ...]
+
+    @property
+    def p_position(self) -> bool:
+        """True when the player to move loses (value 0)."""
+        return self.value == 0
+
+
+def value(spec: str, *position: Any) -> Value:
+    """The value of ``position`` in ``spec`` and every winning move.
+
+    ``value("nim", 3, 4, 5)`` values three Nim heaps (any size: Bouton's
+    theorem); several heaps of a one-heap game are their sum; ``sum:`` specs
+    take one heap per component; a plugin takes its own words
+    (``value("plugin:chocolate", 5, 6, 2, 3)``).
+    """
+    from nimproof.cli.value import is_plain_nim, nim_value, parse_position
+    from nimproof.games import parse_spec
+
+    game = parse_spec(spec)
+    pos = parse_position(game, [str(p) for p in position])
+    if is_plain_nim(game):
+        v, moves = nim_value(tuple(int(h) for h in pos))  # type: ignore[attr-defined]
+    else:
+        from nimproof.engines import position_value, winning_moves
+
+        v = position_value(game, pos)
+        moves = winning_moves(game, pos) if v != 0 else []
+    shown = tuple(pos) if isinstance(pos, tuple) else (pos,)
+    return Value(game.spec, shown, v, tuple(moves))
+
+
+def check_claim(
+    game: str,
+    *,
+    grundy: str | None = None,
+    p_positions: str | None = None,
+    heaps: int | None = None,
+    max_n: int | None = None,
+    max_heap: int | None = None,
+    width: int | None = None,
+    witness: str | None = None,
+    timeout: float = 120,
+) -> Claim:
+    """The claim ``nimproof check`` decides: a Grundy formula in ``n`` (or ``h`` with ``heaps``)
+    or a P-position predicate in ``h``, with methods chosen as the command chooses them."""
+    from nimproof.claims import Claim
+    from nimproof.expr import uses_bitwise
+    from nimproof.provers import prepare
+    from nimproof.provers.moves import heap_moves
+
+    if (grundy is None) == (p_positions is None):
+        raise UsageError("give exactly one of grundy= (a formula) or p_positions= (a predicate)")
+    kind = "grundy" if grundy is not None else "p_positions"
+    formula = str(grundy if grundy is not None else p_positions)
+    if kind == "p_positions" and heaps is None:
+        raise UsageError("p_positions needs heaps (the number of heaps)")
+    base = Claim(
+        id="check",
+        kind=kind,
+        statement=f"{game}: {formula}",
+        game=game,
+        formula=formula,
+        heaps=heaps,
+        witness=witness,
+    )
+    ctx = prepare(base)
+    checks: dict[str, dict[str, Any]] = {}
+    if ctx.one_heap:
+        checks["exhaustive"] = {"max_n": max_n if max_n is not None else 1000}
+        symbolic = ctx.heap_game is not None and heap_moves(ctx.heap_game) is not None
+        bitwise = ctx.formula is not None and uses_bitwise(ctx.formula)
+        if symbolic and ctx.formula is not None and not bitwise:
+            checks["z3_int"] = {"timeout": timeout}
+        if symbolic and (width or bitwise):
+            checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
+    else:
+        key = "max_size" if game.startswith("plugin:") else "max_heap"
+        checks["exhaustive"] = {key: max_heap if max_heap is not None else 7}
+        if width:
+            checks["z3_bitvec"] = {"width": width, "timeout": timeout}
+    return Claim(
+        id="check",
+        kind=kind,
+        statement=base.statement,
+        game=game,
+        formula=formula,
+        heaps=heaps,
+        witness=witness,
+        checks=checks,
+    )
+
+
+def check(game: str, **options: Any) -> Verdict:
+    """Decide a claim about ``game`` given here, as ``nimproof check`` does; returns the Verdict.
+
+    Options are those of :func:`check_claim` (``grundy=`` or ``p_positions=``,
+    ``heaps``, ``max_n``, ``max_heap``, ``width``, ``witness``, ``timeout``).
+    A ``refuted`` verdict carries a counterexample re-checked by the reference
+    implementation; ``proved`` carries its scope (``verdict.scope.describe()``).
+    """
+    from nimproof.provers import verify_claim
+
+    claim = check_claim(game, **options)
+    return verify_claim(claim, timeout=float(options.get("timeout", 120)))
+
+
+def verify(
+    *paths: str | Path, profile: str = "default", timeout: float = 600
+) -> dict[str, Verdict]:
+    """Decide every claim in the conjecture files (or folders) ``paths``: ``{claim id: Verdict}``."""
+    from nimproof.claims import load_paths
+    from nimproof.provers import verify_claim
+
+    if profile not in ("default", "full"):
+        raise UsageError(f"unknown profile {profile!r}: default or full")
+    claims = load_paths([Path(p) for p in paths] or [Path("conjectures")], profile=profile)
+    return {c.id: verify_claim(c, timeout=timeout) for c in claims}
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """What ``nimproof period`` finds: ``g(n + period) = g(n) + saltus`` for ``n >= preperiod``.
+
+    ``status`` is ``proved`` (a periodicity theorem covers every ``n``;
+    ``theorem`` names it, ``bound`` is the last heap it needed), ``apparent``
+    (seen up to ``checked_to`` only) or ``none`` (no period seen).
+    """
+
+    spec: str
+    status: str
+    period: int | None
+    preperiod: int | None
+    saltus: int | None
+    theorem: str | None
+    bound: int | None
+    checked_to: int
+
+
+def period(spec: str, max_n: int = 2000) -> Period:
+    """The periodicity of a one-heap game's Grundy values, as CGSuite's CheckPeriodicity reports."""
+    from nimproof.cli.period import analyse
+    from nimproof.games import HeapGame, parse_spec
+
+    game = parse_spec(spec)
+    if not isinstance(game, HeapGame) or game.misere:
+        raise UsageError(f"period takes a normal-play one-heap game; {game.spec} is not one")
+    _bounded(max_n, "max_n", 10**6)
+    a = analyse(game, max_n)
+    return Period(
+        a["spec"],
+        a["status"],
+        a.get("period"),
+        a.get("preperiod"),
+        a.get("saltus"),
+        a.get("theorem"),
+        a.get("bound"),
+        int(a.get("checked_to", max_n)),
+    )
+
+
+def mine(
+    spec: str,
+    *,
+    params: Mapping[str, Iterable[int]] | None = None,
+    heaps: Iterable[int] | int | None = None,
+    max_n: int | None = None,
+    max_heap: int | None = None,
+    verify: bool = True,
+    timeout: float = 60,
+    write_dir: str | Path | None = None,
+) -> RunResult:
+    """Guess closed forms for a family and hand each to the verifier, as ``nimproof mine`` does.
+
+    ``params`` gives grid axes for ``{name}`` placeholders in ``spec``
+    (``mine("knim:{k}", params={"k": range(1, 6)})``); ``heaps`` mines
+    P-positions of that many heaps. Nothing is written unless ``write_dir``
+    is given. ``result.conjectures`` lists each guess with its verdict.
+    """
+    from nimproof.miner.pipeline import DEFAULT_MAX_N, Request
+    from nimproof.miner.run import run
+
+    axes = {str(k): tuple(int(v) for v in values) for k, values in (params or {}).items()}
+    counts = (heaps,) if isinstance(heaps, int) else tuple(heaps or ())
+    request = Request(
+        spec.strip(),
+        axes=axes,
+        heaps=counts,
+        max_n=max_n if max_n is not None else DEFAULT_MAX_N,
+        max_heap=max_heap,
+    )
+    folder = None
+    if write_dir is not None:
+        from nimproof.output import output_dir
+
+        folder = output_dir(str(write_dir), "write_dir")
+    return run(
+        [request],
+        write_dir=folder,
+        verify=verify,
+        timeout=float(timeout),
+        command=f"nimproof.mine({spec!r})",
+    )
+
+
+def _bounded(x: int, what: str, high: int) -> None:
+    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= high:
+        raise UsageError(f"{what} must be a whole number in 0..{high}, got {x!r}")
