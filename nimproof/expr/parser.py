@@ -24,7 +24,8 @@ The language
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from nimproof.errors import ExprError
 from nimproof.expr import nodes
@@ -147,6 +148,9 @@ def _offset(text: str, lineno: int, col: int, *, utf8: bool = True) -> int:
 
 
 class _Converter:
+    #: Python expression type -> the method that converts it (set below the class).
+    _HANDLERS: ClassVar[dict[type, Callable[..., nodes.Node]]] = {}
+
     def __init__(self, text: str, scalars: set[str], sequences: set[str]) -> None:
         self.text = text
         self.scalars = scalars
@@ -170,118 +174,125 @@ class _Converter:
 
     # -- expressions ---------------------------------------------------------
     def expr(self, node: ast.AST, bound: frozenset[str], depth: int) -> nodes.Node:
+        """The tree for one Python expression node (dispatch on its type)."""
         if depth > MAX_DEPTH:
             raise self.fail("formula is nested too deeply", node)
-        d = depth + 1
-        p = self.pos(node)
-        if isinstance(node, ast.Constant):
-            v = node.value
-            if isinstance(v, bool):
-                return nodes.Const(p, "bool", v)
-            if isinstance(v, int):
-                if v.bit_length() > MAX_CONST_BITS:
-                    raise self.fail(f"integer constant wider than {MAX_CONST_BITS} bits", node)
-                return nodes.Const(p, "int", v)
-            raise self.fail(f"constant {v!r} is not allowed (only integers and True/False)", node)
-        if isinstance(node, ast.Name):
-            name = node.id
-            if name in bound or name in self.scalars:
-                return nodes.Var(p, "int", name)
-            if name in self.sequences:
-                raise self.fail(
-                    f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})",
-                    node,
-                )
-            if name in ("True", "False"):
-                return nodes.Const(p, "bool", name == "True")
-            allowed = ", ".join(sorted(self.scalars | self.sequences | bound)) or "none"
-            raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
-        if isinstance(node, ast.UnaryOp):
-            if isinstance(node.op, ast.Invert):
-                raise self.fail(
-                    "'~' is not allowed: its value depends on a bit width; use x ^ mask", node
-                )
-            operand = self.expr(node.operand, bound, d)
-            if isinstance(node.op, ast.Not):
-                return nodes.Unary(
-                    p,
-                    "bool",
-                    "not",
-                    self.want(operand, "bool", "the operand of 'not'", node.operand),
-                )
-            self.want(operand, "int", "the operand of a sign", node.operand)
-            if isinstance(node.op, ast.UAdd):
-                return operand
-            if isinstance(operand, nodes.Const):
-                return nodes.Const(p, "int", -int(operand.value))
-            return nodes.Unary(p, "int", "-", operand)
-        if isinstance(node, ast.BinOp):
-            op = _BINOPS.get(type(node.op))
-            if op is None:
-                sym = (
-                    "'/' is not allowed: use // for integer division"
-                    if isinstance(node.op, ast.Div)
-                    else (f"operator {type(node.op).__name__} is not allowed")
-                )
-                raise self.fail(sym, node)
-            left = self.want(
-                self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left
-            )
-            right = self.want(
-                self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right
-            )
-            if op == "**" and not (
-                isinstance(right, nodes.Const) and 0 <= int(right.value) <= MAX_POW
-            ):
-                raise self.fail(
-                    f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right
-                )
-            return nodes.Binary(p, "int", op, left, right)
-        if isinstance(node, ast.Compare):
-            ops = []
-            for o in node.ops:
-                cmp_sym = _CMPOPS.get(type(o))
-                if cmp_sym is None:
-                    raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
-                ops.append(cmp_sym)
-            sources = [node.left, *node.comparators]
-            operands = [self.expr(x, bound, d) for x in sources]
-            for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
-                if sym in ("==", "!=") and a.type == b.type:
-                    continue
-                if a.type != "int" or b.type != "int":
-                    culprit = sources[i] if a.type != "int" else sources[i + 1]
-                    raise self.fail(
-                        f"'{sym}' compares numbers (or two conditions with == / !=)", culprit
-                    )
-            return nodes.Compare(p, "bool", tuple(ops), tuple(operands))
-        if isinstance(node, ast.BoolOp):
-            op = "and" if isinstance(node.op, ast.And) else "or"
-            values = tuple(
-                self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v)
-                for v in node.values
-            )
-            return nodes.BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
-        if isinstance(node, ast.IfExp):
-            test = self.want(
-                self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test
-            )
-            body = self.expr(node.body, bound, d)
-            orelse = self.expr(node.orelse, bound, d)
-            if body.type != orelse.type:
-                raise self.fail("both branches of 'a if c else b' must have the same type", node)
-            return nodes.IfElse(p, body.type, test, body, orelse)
-        if isinstance(node, ast.Subscript):
-            seq = self.sequence_name(node.value)
-            if isinstance(node.slice, ast.Slice):
-                raise self.fail(
-                    f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node
-                )
-            index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
-            return nodes.Index(p, "int", seq, index)
         if isinstance(node, ast.Call):
-            return self.call(node, bound, d)
-        raise self.fail(f"{type(node).__name__} is not allowed in a formula", node)
+            return self.call(node, bound, depth + 1)
+        handler = self._HANDLERS.get(type(node))
+        if handler is None:
+            raise self.fail(f"{type(node).__name__} is not allowed in a formula", node)
+        result: nodes.Node = handler(self, node, bound, depth + 1, self.pos(node))
+        return result
+
+    def constant(self, node: ast.Constant, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        v = node.value
+        if isinstance(v, bool):
+            return nodes.Const(p, "bool", v)
+        if isinstance(v, int):
+            if v.bit_length() > MAX_CONST_BITS:
+                raise self.fail(f"integer constant wider than {MAX_CONST_BITS} bits", node)
+            return nodes.Const(p, "int", v)
+        raise self.fail(f"constant {v!r} is not allowed (only integers and True/False)", node)
+
+    def name(self, node: ast.Name, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        name = node.id
+        if name in bound or name in self.scalars:
+            return nodes.Var(p, "int", name)
+        if name in self.sequences:
+            raise self.fail(
+                f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})",
+                node,
+            )
+        if name in ("True", "False"):
+            return nodes.Const(p, "bool", name == "True")
+        allowed = ", ".join(sorted(self.scalars | self.sequences | bound)) or "none"
+        raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
+
+    def unary(self, node: ast.UnaryOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        if isinstance(node.op, ast.Invert):
+            raise self.fail(
+                "'~' is not allowed: its value depends on a bit width; use x ^ mask", node
+            )
+        operand = self.expr(node.operand, bound, d)
+        if isinstance(node.op, ast.Not):
+            return nodes.Unary(
+                p,
+                "bool",
+                "not",
+                self.want(operand, "bool", "the operand of 'not'", node.operand),
+            )
+        self.want(operand, "int", "the operand of a sign", node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(operand, nodes.Const):
+            return nodes.Const(p, "int", -int(operand.value))
+        return nodes.Unary(p, "int", "-", operand)
+
+    def binop(self, node: ast.BinOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        op = _BINOPS.get(type(node.op))
+        if op is None:
+            sym = (
+                "'/' is not allowed: use // for integer division"
+                if isinstance(node.op, ast.Div)
+                else (f"operator {type(node.op).__name__} is not allowed")
+            )
+            raise self.fail(sym, node)
+        left = self.want(
+            self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left
+        )
+        right = self.want(
+            self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right
+        )
+        if op == "**" and not (isinstance(right, nodes.Const) and 0 <= int(right.value) <= MAX_POW):
+            raise self.fail(
+                f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right
+            )
+        return nodes.Binary(p, "int", op, left, right)
+
+    def compare(self, node: ast.Compare, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        ops = []
+        for o in node.ops:
+            cmp_sym = _CMPOPS.get(type(o))
+            if cmp_sym is None:
+                raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
+            ops.append(cmp_sym)
+        sources = [node.left, *node.comparators]
+        operands = [self.expr(x, bound, d) for x in sources]
+        for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
+            if sym in ("==", "!=") and a.type == b.type:
+                continue
+            if a.type != "int" or b.type != "int":
+                culprit = sources[i] if a.type != "int" else sources[i + 1]
+                raise self.fail(
+                    f"'{sym}' compares numbers (or two conditions with == / !=)", culprit
+                )
+        return nodes.Compare(p, "bool", tuple(ops), tuple(operands))
+
+    def boolop(self, node: ast.BoolOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        values = tuple(
+            self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v)
+            for v in node.values
+        )
+        return nodes.BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
+
+    def ifexp(self, node: ast.IfExp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        test = self.want(self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test)
+        body = self.expr(node.body, bound, d)
+        orelse = self.expr(node.orelse, bound, d)
+        if body.type != orelse.type:
+            raise self.fail("both branches of 'a if c else b' must have the same type", node)
+        return nodes.IfElse(p, body.type, test, body, orelse)
+
+    def subscript(self, node: ast.Subscript, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        seq = self.sequence_name(node.value)
+        if isinstance(node.slice, ast.Slice):
+            raise self.fail(
+                f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node
+            )
+        index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
+        return nodes.Index(p, "int", seq, index)
 
     def sequence_name(self, node: ast.AST) -> str:
         if isinstance(node, ast.Name) and node.id in self.sequences:
@@ -340,39 +351,62 @@ class _Converter:
         raise self.fail("expected a sequence to range over: h, h[a:b:c], bits or range(...)", node)
 
     def call(self, node: ast.Call, bound: frozenset[str], d: int) -> nodes.Node:
+        """A call of a reduction, a sequence function, a shorthand or a scalar built-in."""
         if not isinstance(node.func, ast.Name):
             raise self.fail("only built-in functions can be called", node)
         if node.keywords:
             raise self.fail("keyword arguments are not allowed", node.keywords[0])
-        name = node.func.id
-        p = self.pos(node)
-        args = node.args
-        for a in args:
+        for a in node.args:
             if isinstance(a, ast.Starred):
                 raise self.fail("'*' arguments are not allowed", a)
+        name = node.func.id
+        p = self.pos(node)
         if name in REDUCTIONS:
-            if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
-                return self.generator(name, args[0], bound, d, p)
-            if len(args) == 1:
-                dom = self.domain(args[0], bound, d)
-                if name in ("all", "any", "count"):
-                    raise self.fail(
-                        f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node
-                    )
-                var = "_x"
-                return nodes.Reduce(p, "int", name, nodes.Var(p, "int", var), var, dom)
-            if name in ("max", "min", "xor") and len(args) >= 2:
-                values = [
-                    self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a)
-                    for a in args
-                ]
-                if name == "xor":
-                    out = values[0]
-                    for v in values[1:]:
-                        out = nodes.Binary(p, "int", "^", out, v)
-                    return out
-                return nodes.Call(p, "int", name, tuple(values))
-            raise self.fail(f"{name} takes a sequence or a generator", node)
+            return self.reduction(name, node, bound, d, p)
+        if name in ("len", "colsum"):
+            return self.sequence_call(name, node, bound, d, p)
+        if name in ("bit", "floor_div", "implies"):
+            return self.shorthand(name, node, bound, d, p)
+        args = node.args
+        if name in SCALAR_CALLS:
+            if len(args) != SCALAR_CALLS[name]:
+                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
+            scalar_args = tuple(
+                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            )
+            return nodes.Call(p, "int", name, scalar_args)
+        raise self.fail(f"unknown function {name!r}", node)
+
+    def reduction(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``xor(h)``, ``all(x > 0 for x in h)``, ``max(a, b)``, ..."""
+        args = node.args
+        if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
+            return self.generator(name, args[0], bound, d, p)
+        if len(args) == 1:
+            dom = self.domain(args[0], bound, d)
+            if name in ("all", "any", "count"):
+                raise self.fail(f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node)
+            var = "_x"
+            return nodes.Reduce(p, "int", name, nodes.Var(p, "int", var), var, dom)
+        if name in ("max", "min", "xor") and len(args) >= 2:
+            values = [
+                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            ]
+            if name == "xor":
+                out = values[0]
+                for v in values[1:]:
+                    out = nodes.Binary(p, "int", "^", out, v)
+                return out
+            return nodes.Call(p, "int", name, tuple(values))
+        raise self.fail(f"{name} takes a sequence or a generator", node)
+
+    def sequence_call(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``len(S)`` and ``colsum(S, b)`` (the number of elements of S with bit b set)."""
+        args = node.args
         if name == "len":
             if len(args) != 1:
                 raise self.fail("len takes one sequence", node)
@@ -399,6 +433,13 @@ class _Converter:
                 nodes.Const(p, "int", 1),
             )
             return nodes.Reduce(p, "int", "sum", body, var, dom)
+        raise self.fail(f"unknown function {name!r}", node)
+
+    def shorthand(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``bit``, ``floor_div`` and ``implies``, written with operators in the tree."""
+        args = node.args
         if name == "bit":
             if len(args) != 2:
                 raise self.fail("bit takes a number and a bit position: bit(x, b)", node)
@@ -423,13 +464,6 @@ class _Converter:
             return nodes.BoolOp(
                 p, "bool", "or", (nodes.Unary(p, "bool", "not", premise), conclusion)
             )
-        if name in SCALAR_CALLS:
-            if len(args) != SCALAR_CALLS[name]:
-                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
-            scalar_args = tuple(
-                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
-            )
-            return nodes.Call(p, "int", name, scalar_args)
         raise self.fail(f"unknown function {name!r}", node)
 
     def generator(
@@ -462,6 +496,18 @@ class _Converter:
             return nodes.Reduce(p, "bool" if name != "count" else "int", name, body, var, dom)
         self.want(body, "int", f"the body of {name}", gen.elt)
         return nodes.Reduce(p, "int", name, body, var, dom)
+
+
+_Converter._HANDLERS = {
+    ast.Constant: _Converter.constant,
+    ast.Name: _Converter.name,
+    ast.UnaryOp: _Converter.unary,
+    ast.BinOp: _Converter.binop,
+    ast.Compare: _Converter.compare,
+    ast.BoolOp: _Converter.boolop,
+    ast.IfExp: _Converter.ifexp,
+    ast.Subscript: _Converter.subscript,
+}
 
 
 def _is_static(node: nodes.Node) -> bool:

@@ -89,7 +89,40 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 t0,
                 f"g({n + p}) = {int(table[n + p])} but g({n}) + {s} = {int(table[n]) + s}",
             )
-    # Least preperiod and least period.
+    not_least = _not_least(ctx, table, ref, ref_n, t0, stats)
+    if not_least is not None:
+        return not_least
+    if theorem:
+        stats.update(theorem=theorem, window_end=end)
+        return MethodResult(
+            NAME,
+            "proved",
+            Scope("all", measure="heap"),
+            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
+            time.monotonic() - t0,
+            stats=stats,
+        )
+    return MethodResult(
+        NAME,
+        "proved",
+        Scope("bound", bound=last, measure="heap"),
+        "no periodicity theorem applies; verified on the computed table",
+        time.monotonic() - t0,
+        stats=stats,
+    )
+
+
+def _not_least(
+    ctx: ClaimContext,
+    table: Any,
+    ref: list[int],
+    ref_n: int,
+    t0: float,
+    stats: dict[str, Any],
+) -> MethodResult | None:
+    """A refutation when a smaller preperiod or a smaller period already holds (None if not)."""
+    claim = ctx.claim
+    p, n0, s = claim.period or 1, claim.preperiod or 0, claim.saltus
     if n0 > 0 and int(table[n0 - 1 + p]) == int(table[n0 - 1]) + s:
         return _refute(
             ctx,
@@ -119,24 +152,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 counterexample=cx,
                 stats=stats,
             )
-    if theorem:
-        stats.update(theorem=theorem, window_end=end)
-        return MethodResult(
-            NAME,
-            "proved",
-            Scope("all", measure="heap"),
-            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
-            time.monotonic() - t0,
-            stats=stats,
-        )
-    return MethodResult(
-        NAME,
-        "proved",
-        Scope("bound", bound=last, measure="heap"),
-        "no periodicity theorem applies; verified on the computed table",
-        time.monotonic() - t0,
-        stats=stats,
-    )
+    return None
 
 
 def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
