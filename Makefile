@@ -5,7 +5,19 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: verify test bench data lint mine report clean-venv browser
+.PHONY: verify test bench bench-full data lint mine report clean-venv mona browser
+
+# MONA (the WS1S decision procedure behind the `automata` proof method) is a system
+# package. Installed here when missing and we are root (CI); otherwise we say how.
+mona:
+	@if command -v mona >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing mona (apt-get install mona)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mona >/dev/null; \
+	else \
+		echo "note: mona is not installed; the automata method will answer unknown."; \
+		echo "      install it with: sudo apt-get install --no-install-recommends mona"; \
+	fi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,13 +25,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-verify: $(STAMP)
+verify: $(STAMP) mona
 	$(BIN)/nimproof verify conjectures --profile $(PROFILE) --json reports/results.json --reports reports
 
-test: $(STAMP) browser
+test: $(STAMP) mona browser
 	$(BIN)/python -m pytest -q -n 2 -m "not slow"
 
-test-all: $(STAMP) browser
+test-all: $(STAMP) mona browser
 	$(BIN)/python -m pytest -q -n 2
 
 # The HTML report is tested in Debian's Chromium (driven by Playwright, which never
@@ -36,8 +48,11 @@ browser:
 	  fi; \
 	fi
 
-bench: $(STAMP)
+bench: $(STAMP) mona
 	$(BIN)/python -m bench
+
+bench-full: $(STAMP) mona
+	$(BIN)/python -m bench --full
 
 data: $(STAMP)
 	$(BIN)/nimproof data build

@@ -1,4 +1,8 @@
-"""``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed."""
+"""``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed.
+
+``--full`` runs the automata benchmarks at every size (``make bench-full``);
+``--automata`` runs only those.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
@@ -21,11 +26,47 @@ def _fmt_time(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+def automata_table(out: Console, err: Console, full: bool) -> None:
+    """Time the automata method per family and heap count; say where scaling stops."""
+    err.print("running the automata (MONA) benchmarks ...", style="dim")
+    rows = run_automata_benchmarks(full)
+    if not rows:
+        out.print("automata benchmarks skipped: mona is not installed (apt-get install mona)")
+        return
+    table = Table(
+        title=f"automata method (MONA), proofs for every heap size ({'full' if full else 'quick'} set)",
+        title_justify="left",
+    )
+    for col in ("family", "heaps", "status", "time", "MONA time", "MONA runs", "note"):
+        table.add_column(
+            col, justify="right" if col in ("heaps", "time", "MONA time", "MONA runs") else "left"
+        )
+    for r in rows:
+        note = "" if r.status == "proved" else r.detail[:80]
+        table.add_row(
+            r.family,
+            str(r.heaps),
+            r.status,
+            _fmt_time(r.seconds),
+            _fmt_time(r.mona_seconds),
+            str(r.mona_runs),
+            note,
+        )
+    out.print(table)
+    out.print(
+        f"a family stops at its first size that is not proved or takes over {LIMIT_SECONDS:.0f} s"
+    )
+
+
 def main() -> int:
     """Run the benchmarks in :data:`BENCHMARKS` and report them."""
     out = Console(highlight=False, width=max(170, Console().width))
     err = Console(stderr=True, highlight=False)
     out.print(f"nimproof benchmarks - {python_info()}")
+    full = "--full" in sys.argv[1:]
+    if "--automata" in sys.argv[1:]:
+        automata_table(out, err, full)
+        return 0
     started = time.perf_counter()
     results: list[Result] = []
     for case in BENCHMARKS:
@@ -109,6 +150,7 @@ def main() -> int:
         )
         stable.add_row(s.command, _fmt_time(s.seconds), verdict)
     out.print(stable)
+    automata_table(out, err, full)
     unproved = [row.name for row in rows if row.status != "proved"]
     out.print(f"total bench time {time.perf_counter() - started:.0f} s")
     if unproved:

@@ -140,9 +140,15 @@ def check_claim(
     width: int | None = None,
     witness: str | None = None,
     timeout: float = 120,
+    require: str | None = None,
 ) -> Claim:
     """The claim ``nimproof check`` decides: a Grundy formula in ``n`` (or ``h`` with ``heaps``)
-    or a P-position predicate in ``h``, with methods chosen as the command chooses them."""
+    or a P-position predicate in ``h``, with methods chosen as the command chooses them.
+
+    The strongest methods (the automata method first) are always tried; the
+    bounded ones chosen here run only when none proves the claim for every
+    position. ``require`` ("all", "width=W", "bound=B") is the scope a proof
+    must reach."""
     from nimproof.claims import Claim
     from nimproof.expr import uses_bitwise
     from nimproof.provers import prepare
@@ -154,6 +160,14 @@ def check_claim(
     formula = str(grundy if grundy is not None else p_positions)
     if kind == "p_positions" and heaps is None:
         raise UsageError("p_positions needs heaps (the number of heaps)")
+    from nimproof.verdict import Requirement
+
+    required = None
+    if require is not None:
+        try:
+            required = Requirement.parse(require)
+        except ValueError as exc:
+            raise UsageError(f"--require: {exc}") from None
     base = Claim(
         id="check",
         kind=kind,
@@ -174,10 +188,11 @@ def check_claim(
         if symbolic and (width or bitwise):
             checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
     else:
-        key = "max_size" if game.startswith("plugin:") else "max_heap"
-        checks["exhaustive"] = {key: max_heap if max_heap is not None else 7}
-        if width:
-            checks["z3_bitvec"] = {"width": width, "timeout": timeout}
+        plugin = game.startswith("plugin:")
+        bound = max_heap if max_heap is not None else 7
+        checks["exhaustive"] = {("max_size" if plugin else "max_heap"): bound}
+        if width or not plugin:  # runs only when no method proves every position
+            checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
     return Claim(
         id="check",
         kind=kind,
@@ -187,6 +202,7 @@ def check_claim(
         heaps=heaps,
         witness=witness,
         checks=checks,
+        require=required,
     )
 
 

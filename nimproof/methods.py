@@ -78,6 +78,12 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "worked examples: each listed position or value computed by the reference implementation",
     ),
     ProofMethod(
+        "automata",
+        "nimproof.provers.automata",
+        "all",
+        "MONA (WS1S): claims and moves as automata over the binary digits, for every heap size",
+    ),
+    ProofMethod(
         "periodicity",
         "nimproof.provers.periodicity",
         "all",

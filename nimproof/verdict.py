@@ -80,6 +80,60 @@ NO_SCOPE = Scope("none")
 
 
 @dataclass(frozen=True, slots=True)
+class Requirement:
+    """The scope a claim pins (``require = "all"``, ``{ width = 64 }``, ``{ bound = 1000 }``).
+
+    A proof whose scope is narrower than the requirement (a timeout that left
+    only a bounded proof, a missing tool) does not meet the claim's expectation.
+    """
+
+    kind: Literal["all", "width", "bound"]
+    value: int | None = None
+
+    @classmethod
+    def parse(cls, raw: object) -> Requirement:
+        """Read ``"all"``, ``{width = W}``, ``{bound = B}`` (or the CLI forms ``width=W``, ``bound=B``).
+
+        Raises ValueError with a one-line message for anything else.
+        """
+        if isinstance(raw, str):
+            text = raw.strip()
+            if text == "all":
+                return cls("all")
+            key, sep, val = text.partition("=")
+            if sep and val.strip().isdigit():
+                raw = {key.strip(): int(val)}
+        if isinstance(raw, dict) and len(raw) == 1:
+            ((key, val),) = raw.items()
+            whole = isinstance(val, int) and not isinstance(val, bool)
+            if key in ("width", "bound") and whole and val >= (1 if key == "width" else 0):
+                return cls(key, val)
+        raise ValueError(f'require must be "all", {{ width = W }} or {{ bound = B }}, not {raw!r}')
+
+    def met_by(self, scope: Scope) -> bool:
+        """True when ``scope`` covers at least what is required."""
+        if scope.kind == "all":
+            return True
+        if self.kind == "all" or scope.kind not in ("width", "bound"):
+            return False
+        need = self.value or 0
+        if self.kind == "width":
+            return scope.kind == "width" and (scope.width or 0) >= need
+        if scope.kind == "width":
+            return (1 << (scope.width or 0)) - 1 >= need
+        return (scope.bound or 0) >= need
+
+    def describe(self) -> str:
+        """A short English phrase: "all positions", "width 64", "bound 1000"."""
+        if self.kind == "all":
+            return "all positions"
+        return f"{self.kind} {self.value}"
+
+    def to_json(self) -> Any:
+        return "all" if self.kind == "all" else {self.kind: self.value}
+
+
+@dataclass(frozen=True, slots=True)
 class Counterexample:
     """A point where a claim fails, with what it breaks and how that was re-checked.
 
@@ -151,11 +205,33 @@ class Verdict:
     counterexample: Counterexample | None = None
     expect: str = "proved"
     seconds: float = 0.0
+    require: Requirement | None = None
+
+    @property
+    def scope_met(self) -> bool:
+        """True unless a required scope was asked for and the proof is narrower."""
+        if self.require is None or self.expect != "proved":
+            return True
+        return self.status == "proved" and self.require.met_by(self.scope)
 
     @property
     def meets_expectation(self) -> bool:
-        """True when the claim reached what its file expects (``proved`` or ``refuted``)."""
-        return self.status == self.expect
+        """True when the claim reached what its file expects (``proved`` or ``refuted``),
+        and a proof covers the scope the claim requires."""
+        return self.status == self.expect and self.scope_met
+
+    def shortfall(self) -> str:
+        """Why a required scope was not reached: what was reached and what stronger methods said."""
+        if self.scope_met or self.require is None:
+            return ""
+        reached = self.scope.describe() if self.status == "proved" else self.status
+        why = [
+            f"{m.method}: {m.detail or m.status}"
+            for m in self.methods
+            if m.status != "proved" or m.scope.rank() > self.scope.rank()
+        ]
+        text = f"requires {self.require.describe()}, reached {reached}"
+        return text + (" (" + "; ".join(why) + ")" if why else "")
 
     @classmethod
     def combine(
@@ -164,6 +240,7 @@ class Verdict:
         results: list[MethodResult],
         expect: str = "proved",
         seconds: float = 0.0,
+        require: Requirement | None = None,
     ) -> Verdict:
         """Combine method results soundly.
 
@@ -180,13 +257,22 @@ class Verdict:
         if refuting:
             best = refuting[0]
             return cls(
-                claim_id, "refuted", NO_SCOPE, tuple(results), best.counterexample, expect, seconds
+                claim_id,
+                "refuted",
+                NO_SCOPE,
+                tuple(results),
+                best.counterexample,
+                expect,
+                seconds,
+                require,
             )
         proved = [r for r in results if r.status == "proved"]
         if proved:
             best = max(proved, key=lambda r: r.scope.rank())
-            return cls(claim_id, "proved", best.scope, tuple(results), None, expect, seconds)
-        return cls(claim_id, "unknown", NO_SCOPE, tuple(results), None, expect, seconds)
+            return cls(
+                claim_id, "proved", best.scope, tuple(results), None, expect, seconds, require
+            )
+        return cls(claim_id, "unknown", NO_SCOPE, tuple(results), None, expect, seconds, require)
 
     def methods_used(self) -> list[str]:
         """Names of the methods that contributed to the status."""
@@ -203,6 +289,9 @@ class Verdict:
             "expect": self.expect,
             "meets_expectation": self.meets_expectation,
             "scope": self.scope.to_json(),
+            "require": self.require.to_json() if self.require else None,
+            "scope_met": self.scope_met,
+            "shortfall": self.shortfall(),
             "methods": [m.to_json() for m in self.methods],
             "methods_used": self.methods_used(),
             "counterexample": self.counterexample.to_json() if self.counterexample else None,

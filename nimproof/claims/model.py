@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from nimproof.methods import ORDER
+from nimproof.verdict import Requirement
 
 ClaimKind = Literal[
     "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
@@ -85,6 +86,7 @@ class Claim:
     params: dict[str, int] = field(default_factory=dict)
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
     expect: str = "proved"
+    require: Requirement | None = None
     source: Source = field(default_factory=Source)
     tags: tuple[str, ...] = ()
     group: str = ""
@@ -102,6 +104,7 @@ class Claim:
             "heaps": self.heaps,
             "params": dict(self.params),
             "expect": self.expect,
+            "require": self.require.to_json() if self.require else None,
             "source": self.source.to_json(),
             "tags": list(self.tags),
             "file": self.path.as_posix() if self.path else None,

@@ -51,6 +51,11 @@ def register(sub: Any) -> None:
         default=120,
         help="seconds (default 120)",
     )
+    p.add_argument(
+        "--require",
+        metavar="SCOPE",
+        help="scope a proof must reach: all, width=W or bound=B (exit 1 when narrower)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON verdict object")
     p.set_defaults(func=run)
 
@@ -71,6 +76,7 @@ def build_claim(args: argparse.Namespace) -> Claim:
         width=args.width,
         witness=args.witness,
         timeout=args.timeout,
+        require=args.require,
     )
 
 
@@ -78,19 +84,34 @@ def run(args: argparse.Namespace) -> int:
     """Decide the claim and print the verdict (exit 1 when refuted)."""
     from rich.markup import escape
 
-    from nimproof.provers import verify_claim
+    from nimproof.provers import ALL_SCOPE, verify_claim
 
     claim = build_claim(args)
     verdict = verify_claim(claim, timeout=args.timeout)
+    failed = verdict.status == "refuted" or not verdict.scope_met
     if args.json:
         print_json(verdict.to_json())
-        return 0 if verdict.status != "refuted" else 1
+        return 1 if failed else 0
     style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
+    scope = f" for {verdict.scope.describe()}" if verdict.status == "proved" else ""
     console.print(
-        f"[bold {style}]{verdict.status.upper()}[/] {escape(claim.statement)}", soft_wrap=True
+        f"[bold {style}]{verdict.status.upper()}{escape(scope)}[/] {escape(claim.statement)}",
+        soft_wrap=True,
     )
-    if verdict.status == "proved":
-        console.print(f"  scope: {verdict.scope.describe()}", markup=False)
+    if verdict.status == "proved" and verdict.scope.kind != "all":
+        why = [
+            f"{m.method}: {m.detail or m.status}"
+            for m in verdict.methods
+            if m.method in ALL_SCOPE and m.status != "proved"
+        ]
+        console.print(
+            f"  only {verdict.scope.describe()}: no method proved it for every position"
+            + (" (" + "; ".join(why) + ")" if why else ""),
+            markup=False,
+            soft_wrap=True,
+        )
+    if not verdict.scope_met:
+        console.print(f"  required scope not reached: {verdict.shortfall()}", markup=False)
     for m in verdict.methods:
         console.print(
             f"  {m.method}: {m.status}"
@@ -105,4 +126,6 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"  counterexample: {cx['explanation']}", markup=False, soft_wrap=True)
         for label, text in counterexample_facts(cx, claim.kind):
             console.print(f"    {label}: {text}", markup=False, soft_wrap=True)
-    return 0 if verdict.status != "refuted" else 1
+        if cx.get("recheck"):
+            console.print(f"    re-checked by: {cx['recheck']}", markup=False, soft_wrap=True)
+    return 1 if failed else 0

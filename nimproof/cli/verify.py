@@ -124,9 +124,18 @@ def run(args: argparse.Namespace) -> int:
         f"({wall:.1f} s)"
     )
     say.print(line, style="bold red" if failed else "bold green", markup=False)
+    scopes = summary["by_scope"]
+    say.print(
+        f"proved for all positions: {scopes['all']}; for heaps below 2^w: {scopes['width']}; "
+        f"up to a bound: {scopes['bound']}; listed positions: {scopes['listed']}",
+        markup=False,
+    )
     for r in failed:
         v = r["verdict"]
-        say.print(f"  {v['id']}: expected {v['expect']}, got {v['status']}", markup=False)
+        got = v["status"]
+        if v["status"] == v["expect"] and v.get("shortfall"):
+            got += f" but {v['shortfall']}"
+        say.print(f"  {v['id']}: expected {v['expect']}, got {got}", markup=False)
     meta = {
         "nimproof": _version(),
         "profile": args.profile,
@@ -188,8 +197,23 @@ def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
         "refuted": statuses.count("refuted"),
         "unknown": statuses.count("unknown"),
         "met": sum(1 for r in results if r["verdict"]["meets_expectation"]),
+        "by_scope": _by_scope(results),
         "seconds": round(wall, 2),
     }
+
+
+def _by_scope(results: list[dict[str, Any]]) -> dict[str, int]:
+    """How many proved claims reached each kind of scope (listed positions apart)."""
+    out = {"all": 0, "width": 0, "bound": 0, "listed": 0}
+    for r in results:
+        v = r["verdict"]
+        if v["status"] != "proved":
+            continue
+        sc = v.get("scope") or {}
+        key = "listed" if sc.get("measure") == "listed" else str(sc.get("kind"))
+        if key in out:
+            out[key] += 1
+    return out
 
 
 def _print_table(results: list[dict[str, Any]], out: Any) -> None:

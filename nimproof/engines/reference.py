@@ -1,6 +1,7 @@
 """The reference implementation: plain, obviously correct, slow.
 
-Everything here follows the definitions in ``MATH.md`` word for word, using
+Everything here follows the definitions word for word (the Grundy value is the
+mex of the options' values; a sum's value is the xor of its parts'), using
 only the games' plain move generators (:meth:`Game.moves`,
 :meth:`HeapGame.options`). The fast engines are tested against these
 functions and every counterexample is re-checked with them; nothing here

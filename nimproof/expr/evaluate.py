@@ -8,7 +8,10 @@ Both follow the same semantics, which every other back end must match:
   negative number, or indexes ``h`` out of range; ``and``/``or``/``if`` (and a
   comparison chain, and ``all``/``any`` once decided) only need the part they
   evaluate to be defined;
-* ``bits`` ranges over bit positions 0..63;
+* ``bits`` ranges over bit positions 0..63, and further, up to the highest bit
+  of any number in the environment (one position past it): every bit
+  position that can matter for the heaps, so that a claim about ``bits``
+  means the same for heaps of every size;
 * so that no formula can exhaust time or memory, a shift by more than
   ``MAX_SHIFT`` bits, a power certain to exceed ``MAX_POWER_BITS`` bits and a
   ``range`` of more than ``MAX_RANGE`` elements are refused like undefined
@@ -47,7 +50,7 @@ def domain_values(
 ) -> list[int] | list[tuple[int, Any]]:
     """Indices of a range/bits domain (ints), or for a sequence the selected indices."""
     if isinstance(domain, nodes.BitsDomain):
-        return list(range(bits))
+        return list(range(max(bits, _env_bits(env) + 1)))
     if isinstance(domain, nodes.RangeDomain):
         start, stop, step = (
             int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step)
@@ -64,6 +67,19 @@ def domain_values(
         return list(indices)
     seq = env[domain.name]
     return list(domain.indices(len(seq)))
+
+
+def _env_bits(env: Env) -> int:
+    """The largest bit length of a non-negative int in ``env`` (sequences included)."""
+    top = 0
+    for v in env.values():
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+            top = max(top, v.bit_length())
+        elif isinstance(v, tuple | list):
+            for x in v:
+                if isinstance(x, int) and not isinstance(x, bool) and x > 0:
+                    top = max(top, x.bit_length())
+    return top
 
 
 def _cmp(op: str, a: Any, b: Any) -> Any:

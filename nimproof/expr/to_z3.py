@@ -36,7 +36,7 @@ import z3
 
 from nimproof.errors import EvalError, NimproofError
 from nimproof.expr import nodes
-from nimproof.expr.evaluate import BITS, MAX_SHIFT, domain_values, evaluate
+from nimproof.expr.evaluate import MAX_SHIFT, domain_values, evaluate
 from nimproof.expr.nodes import children
 from nimproof.expr.walk import UnknownNode, Walker, uses_bitwise
 
@@ -68,8 +68,9 @@ def compile_bv(node: nodes.Node, env: Mapping[str, object], width: int) -> Compi
 
     ``env`` maps each scalar name to a ``BitVec`` term of exactly ``width``
     bits or a Python int, and each sequence name to a list or tuple of such.
-    ``bits`` is unrolled over positions ``0..width`` (``0..63`` from width 64
-    on), which gives the same value as the numeric meaning's ``0..63``: at
+    ``bits`` is unrolled over positions ``0..width``, which gives the same
+    value as the numeric meaning (positions ``0..63`` and up to the highest
+    bit of the values): at
     every position from ``width`` on, each ``x >> b`` is 0. Raises
     :class:`Unsupported` when a constant does not fit in ``width`` unsigned
     bits, a variable has no value, or the unrolled formula is too large.
@@ -498,7 +499,7 @@ class _Compiler(Walker[Any]):
             if self.width is None:
                 raise Unsupported("uses bitwise operations; use z3_bitvec")
             # Positions from the width on all give the body's value at the width (every x >> b is 0).
-            items = list(range(min(self.width + 1, BITS)))
+            items = list(range(self.width + 1))
         else:
             try:
                 items = domain_values(dom, env)

@@ -8,6 +8,7 @@ at the first re-checked refutation.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections.abc import Mapping
@@ -77,31 +78,88 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
         )
 
 
-def verify_claim(claim: Claim, *, timeout: float = 600.0) -> Verdict:
-    """Run the claim's checks and combine their results into one verdict.
+#: Methods whose proofs cover every position (in registry order, strongest first).
+ALL_SCOPE: tuple[str, ...] = tuple(m.name for m in REGISTRY if m.reaches == "all")
 
-    Never raises for a claim that :func:`prepare` accepts: a method that fails
-    internally contributes an ``unknown`` result naming the error.
+
+def default_methods(ctx: ClaimContext) -> tuple[str, ...]:
+    """The all-positions methods tried for ``ctx`` even when its checks do not name them."""
+    if ctx.kind in ("grundy", "p_positions", "identity"):
+        return ("automata",)
+    return ()
+
+
+def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """The methods to run for ``ctx``: its checks plus the default strong ones, strongest first.
+
+    With ``only_named`` exactly the methods the claim's checks name run (no
+    default method is added).
+    """
+    checks = checks_for(ctx)
+    extra = () if only_named else default_methods(ctx)
+    return [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
+
+
+def _auto_witness(ctx: ClaimContext) -> ClaimContext:
+    """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
+    if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
+        return ctx
+    from nimproof.games.base import IntervalTakes, StairToStair, UpToKHeaps
+
+    spec = ctx.game.moves_spec
+    if isinstance(spec, IntervalTakes) and spec.any_number:
+        name = "misere-nim" if ctx.misere else "nim"
+    elif isinstance(spec, UpToKHeaps):
+        name = "moore"
+    elif isinstance(spec, StairToStair):
+        name = "staircase"
+    else:
+        return ctx
+    return dataclasses.replace(ctx, witness_name=name)
+
+
+def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = False) -> Verdict:
+    """Run the claim's methods, strongest scope first, and combine their results.
+
+    The all-positions methods of the registry (the automata method by
+    default, even when the claim's checks do not name it) run first; once one
+    proves the claim for every position the bounded methods are skipped
+    (``reference`` still checks listed positions). Otherwise the cheaper,
+    bounded methods run and find small counterexamples. The run stops at the
+    first re-checked refutation. A multi-heap claim without a witness gets
+    its family's built-in one. ``only_named`` runs exactly the methods the
+    claim's checks name, each to the end (to test one method at a time).
+    Never raises for a claim that :func:`prepare` accepts: a method that
+    fails internally contributes an ``unknown`` result naming the error.
     """
     t0 = time.monotonic()
     ctx = prepare(claim, deadline=t0 + timeout)
+    if not only_named:
+        ctx = _auto_witness(ctx)
     results: list[MethodResult] = []
-    checks = checks_for(ctx)
-    for name in ORDER:
-        if name not in checks:
+    for name, options in method_plan(ctx, only_named):
+        if (
+            not only_named
+            and name != "reference"
+            and any(r.status == "proved" and r.scope.kind == "all" for r in results)
+        ):
             continue
-        result = run_method(name, ctx, checks[name])
+        result = run_method(name, ctx, options)
         results.append(result)
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break
-    return Verdict.combine(claim.id, results, claim.expect, time.monotonic() - t0)
+    return Verdict.combine(
+        claim.id, results, claim.expect, time.monotonic() - t0, require=claim.require
+    )
 
 
 __all__ = [
+    "ALL_SCOPE",
     "METHODS",
     "ORDER",
     "ClaimContext",
     "checks_for",
+    "method_plan",
     "prepare",
     "run_method",
     "verify_claim",

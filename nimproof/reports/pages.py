@@ -281,6 +281,49 @@ def _totals(members: Iterable[Entry]) -> str:
     return text + ("; all as expected." if not missed else f"; **{missed} not as expected**.")
 
 
+def _scope_kind(e: Entry) -> str:
+    sc = e.verdict.get("scope") or {}
+    return "listed" if sc.get("measure") == "listed" else str(sc.get("kind"))
+
+
+def _scope_totals(members: Iterable[Entry]) -> str:
+    """How many proved claims reached each scope, strongest first."""
+    proved = [e for e in members if e.status == "proved"]
+    count = {
+        k: sum(1 for e in proved if _scope_kind(e) == k)
+        for k in ("all", "width", "bound", "listed")
+    }
+    return (
+        f"{count['all']} proved for all positions, {count['width']} for heaps below a bit width, "
+        f"{count['bound']} up to a bound, {count['listed']} on the listed positions."
+    )
+
+
+def _bounded_section(entries: list[Entry]) -> list[str]:
+    """The claims proved only on a bounded scope, each with why no stronger method applied."""
+    bounded = [e for e in entries if e.status == "proved" and _scope_kind(e) in ("width", "bound")]
+    if not bounded:
+        return []
+    out = [
+        "## Claims proved only on a bounded scope",
+        "",
+        "| claim | scope | why no method proved it for every position |",
+        "|---|---|---|",
+    ]
+    for e in bounded:
+        why = [
+            f"{m.get('method')}: {m.get('detail') or m.get('status')}"
+            for m in e.verdict.get("methods") or []
+            if m.get("status") != "proved"
+        ]
+        out.append(
+            f"| [{cell(e.id)}](claims/{e.page}) | {cell(e.scope_text())} | "
+            f"{cell('; '.join(why) or 'no method for every position applies to this kind of claim')} |"
+        )
+    out.append("")
+    return out
+
+
 def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | None = None) -> str:
     """``README.md``: totals, then one table per source group."""
     groups: dict[tuple[int, str], list[Entry]] = {}
@@ -297,6 +340,8 @@ def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | No
         "their corrected claim.",
         "",
         f"**Overall:** {_totals(entries)}",
+        "",
+        f"**By scope:** {_scope_totals(entries)}",
         "",
     ]
     if provenance(meta):
@@ -322,6 +367,7 @@ def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | No
             + f" | {sum(1 for e in ms if not e.met)} |"
         )
     out.append("")
+    out += _bounded_section(entries)
     for key in keys:
         ms = groups[key]
         out += [

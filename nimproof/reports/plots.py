@@ -40,7 +40,7 @@ MAX_WORK = 5e7  # rough number of option visits a picture may cost
 GRID = 32  # side of a P-position grid
 SLICE = 16  # side of the grid when other heaps are held non-empty (their positions cost more)
 #: Sizes of the heaps held outside a slice, by heap count (0: any other count).
-HELD: dict[int, tuple[int, ...]] = {3: (5,), 4: (5, 3), 6: (6, 1), 8: (7, 2), 0: (4, 1)}
+HELD: dict[int, tuple[int, ...]] = {3: (5,), 4: (6,), 5: (3,), 6: (7,), 8: (9,), 0: (4,)}
 #: Stairs held non-empty in staircase Nim slices (index: coins), those below the heap count.
 STAIRS_HELD = {3: 2, 4: 3}
 
@@ -346,12 +346,15 @@ class Plotter:
             if wrong:
                 handles.append(Patch(color=BAD_COLOR, label="the claim is wrong here"))
             fig.legend(handles=handles, loc="lower center", ncols=3, fontsize=8, frameon=False)
-            fig.tight_layout(rect=(0, 0.05, 1, 1))
+            # Fixed margins: tight_layout would measure every tick label of three panels.
+            fig.subplots_adjust(left=0.06, right=0.96, bottom=0.2, top=0.84, wspace=0.32)
             _save(fig, path)
 
 
 def _held(heaps: int, i: int, j: int) -> dict[int, int]:
-    """Sizes for the heaps outside the slice: at most two non-empty, different per heap count."""
+    """Sizes for the heaps outside the slice: one non-empty, of a size that differs per heap count
+    (one held heap already shifts the xor or column-sum pattern; more would cost far more
+    positions to evaluate)."""
     others = [k for k in range(heaps) if k not in (i, j)]
     if not others:
         return {}

@@ -129,18 +129,58 @@ class FalseCase:
         return self.claim.id
 
 
+#: Mutants whose only counterexamples lie beyond 2^32 or 2^64: (game, predicate, heaps, bits).
+#: Bounded methods may prove them within their bound (their scope says so); the automata
+#: method, whose proofs cover every position, must refute them there.
+FAR_FALSE: list[tuple[str, str, int, int]] = [
+    ("nim", f"xor(h) == 0 and h[0] != {2**45 + 2**44}", 3, 45),
+    ("nim", f"xor(h) == 0 and h[0] < {2**33}", 2, 33),
+    ("nim", f"xor(h) == 0 or h[1] == {2**40 + 5}", 3, 40),
+    ("nim", f"xor(h) == 0 and h[2] != {2**70}", 3, 70),
+    ("nim", f"xor(h) == 0 or h[0] == {2**64 + 1}", 2, 64),
+    ("nim", f"all(colsum(h, b) % 2 == 0 for b in bits) and h[0] < {2**65}", 2, 65),
+    (
+        "misere:nim",
+        f"(xor(h) != 0 if all(x <= 1 for x in h) else xor(h) == 0) and h[0] < {2**66}",
+        2,
+        66,
+    ),
+    ("staircase", f"xor(h[::2]) == 0 and h[1] != {2**50}", 3, 50),
+    ("staircase", f"xor(h[::2]) == 0 or h[0] == {2**64 + 7}", 4, 64),
+    ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) and h[0] < {2**36}", 3, 36),
+    ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) or h[2] == {2**67 + 2}", 3, 67),
+]
+FAR_ONE_HEAP: list[tuple[str, str, int]] = [
+    ("knim:3", f"n % 4 if n < {2**40} else 0", 40),
+    ("knim:5", f"n % 6 if n != {2**64 + 3} else 0", 64),  # n % 6 is 1 there
+    ("nim", f"n if n < {2**80} else n + 1", 80),
+    ("subtraction:1,2", f"n % 3 if n < {2**35} else n % 4", 35),
+]
+
+#: What the automata method cannot express (splitting moves, counting functions as numbers).
+_NOT_WS1S = ("kayles", "trailing_", "bit_length", "popcount")
+
+
+def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:
+    """``methods`` plus ``automata`` when the case is in WS1S (where that method is complete)."""
+    if any(word in (t or "") for t in texts for word in _NOT_WS1S):
+        return methods
+    return (*methods, "automata")
+
+
 def cases() -> list[FalseCase]:
     """Every false claim of the suite."""
     out: list[FalseCase] = []
     for game, formula, methods in ONE_HEAP_FALSE:
         witness = HALF_HEAP_WITNESS if "half-heap" in game else None
-        out.append(FalseCase(claim("grundy", game, formula, {}, witness=witness), methods))
+        c = claim("grundy", game, formula, {}, witness=witness)
+        out.append(FalseCase(c, _complete(methods, game, formula)))
     for game, formula, heaps, witness, methods in MULTI_FALSE:
         c = claim("p_positions", game, formula, {}, heaps=heaps, witness=witness)
-        out.append(FalseCase(c, methods, multi=True))
+        out.append(FalseCase(c, _complete(methods, game, formula), multi=True))
     for formula in IDENTITIES_FALSE:
         c = claim("identity", None, formula, {}, variables=("k", "x", "y"))
-        out.append(FalseCase(c, ("exhaustive", "z3_bitvec", "hypothesis")))
+        out.append(FalseCase(c, ("exhaustive", "z3_bitvec", "hypothesis", "automata")))
     for period, preperiod in KAYLES_WRONG_PERIODS:
         c = claim(
             "periodic",

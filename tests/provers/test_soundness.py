@@ -19,6 +19,8 @@ import pytest
 from nimproof.methods import ORDER
 from nimproof.provers import verify_claim
 from tests.provers.false_claims import (
+    FAR_FALSE,
+    FAR_ONE_HEAP,
     IDENTITIES_FALSE,
     KAYLES_WRONG_PERIODS,
     MULTI_FALSE,
@@ -26,7 +28,7 @@ from tests.provers.false_claims import (
     FalseCase,
     cases,
 )
-from tests.provers.helpers import assert_refutation_holds
+from tests.provers.helpers import assert_refutation_holds, claim
 
 #: Small bounds for the methods that take them; a method not listed runs with its defaults.
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -57,10 +59,40 @@ def _options(method: str, case: FalseCase) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_no_registered_method_proves_a_false_claim(case: FalseCase, method: str) -> None:
     c = replace(case.claim, checks={method: _options(method, case)})
-    verdict = verify_claim(c, timeout=120)
+    verdict = verify_claim(c, timeout=120, only_named=True)
     assert verdict.status != "proved", (method, verdict)
     if method in case.refuted_by:
         assert_refutation_holds(c, verdict)
+
+
+FAR_CASES = [
+    claim("p_positions", g, f, {}, heaps=h, id=f"far-{g}-{h}-{i}")
+    for i, (g, f, h, _) in enumerate(FAR_FALSE)
+] + [claim("grundy", g, f, {}, id=f"far-{g}-{i}") for i, (g, f, _) in enumerate(FAR_ONE_HEAP)]
+FAR_BITS = [b for *_, b in FAR_FALSE] + [b for *_, b in FAR_ONE_HEAP]
+
+
+@pytest.mark.parametrize("method", ORDER)
+@pytest.mark.parametrize(("c", "bits"), list(zip(FAR_CASES, FAR_BITS, strict=True)))
+def test_mutant_failing_only_beyond_2_32_or_2_64_is_never_proved_past_its_scope(
+    c: Any, bits: int, method: str
+) -> None:
+    """A bounded proof below the counterexample is honest; a proof that covers it is not."""
+    opts = dict(OPTIONS.get(method, {}))
+    if method == "exhaustive":
+        opts.pop("max_n" if c.kind == "p_positions" else "max_heap")
+    verdict = verify_claim(replace(c, checks={method: opts}), timeout=120, only_named=True)
+    if verdict.status == "proved":
+        scope = verdict.scope
+        assert scope.kind in ("width", "bound"), (method, verdict)
+        limit = (1 << scope.width) - 1 if scope.kind == "width" else scope.bound
+        assert limit is not None and limit < 2 ** (bits - 1), (method, verdict)
+    if method == "automata":
+        assert verdict.status == "refuted", verdict
+        cx = verdict.counterexample
+        assert cx is not None and cx.rechecked
+        far = cx.position if isinstance(cx.position, int) else max(cx.position)
+        assert far >= 2 ** (bits - 1), cx
 
 
 def test_every_case_names_only_registered_methods() -> None:
@@ -72,5 +104,6 @@ def test_false_claim_count_is_at_least_two_hundred() -> None:
     per_one = sum(len(m) + 1 for _, _, m in ONE_HEAP_FALSE)
     per_multi = sum(len(m) + 1 for *_, m in MULTI_FALSE)
     total = per_one + per_multi + 3 * len(IDENTITIES_FALSE) + len(KAYLES_WRONG_PERIODS)
+    total += len(FAR_FALSE) + len(FAR_ONE_HEAP)
     assert total >= 200, total
     assert len(CASES) * len(ORDER) >= 200

@@ -14,7 +14,7 @@ becomes one claim over all heap counts.
 
 Where the grid is a family of subtraction games whose set is ``1..c(k)``, the
 guesser also states the local conditions for every ``k`` as one ``identity``
-claim (MATH.md, "The local conditions"): if they hold for all ``n``, ``k``
+claim (the local conditions of the README, "How a verdict is reached"): if they hold for all ``n``, ``k``
 and move sizes ``t``, with the mex witness ``t = f(n) - v`` for each value
 ``v < f(n)``, the formula is the Grundy value for every ``k``, not only on the
 grid. The identity is checked numerically beyond the grid before it is

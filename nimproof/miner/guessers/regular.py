@@ -116,8 +116,8 @@ def closed_forms(relations: dict[int, Relation], g0: int) -> list[tuple[str, str
 
     The witness, when there is one, is a formula in ``v`` and ``j`` naming the
     heaps of value ``v`` read off the same relations (``j`` ranges over the
-    candidates), for the verifier's condition 2 (MATH.md, "The local
-    conditions"); a witness that names an illegal move cannot help a false claim.
+    candidates), for the verifier's condition 2 (the README, "How a verdict is
+    reached"); a witness that names an illegal move cannot help a false claim.
     """
     r0, r1 = relations.get(0), relations.get(1)
     if r0 is None or r1 is None:

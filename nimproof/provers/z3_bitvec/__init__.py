@@ -4,7 +4,7 @@ One module per kind of claim: :mod:`.one_heap`, :mod:`.multi_heap`,
 :mod:`.identity`; :mod:`.common` holds what they share.
 
 For a claimed Grundy function ``F`` (or P-set ``P``) on a domain ``D`` closed
-under moves, ``F`` is the Grundy function on ``D`` iff (MATH.md):
+under moves, ``F`` is the Grundy function on ``D`` iff (the local conditions):
 
 1. no move joins two positions of equal claimed value (no move P -> P);
 2. every value below ``F(p)`` is reached by a move (every non-P position has

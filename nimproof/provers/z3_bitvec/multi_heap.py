@@ -36,7 +36,7 @@ class _MultiGame:
     plain: Game  # the game whose move definition re-checks a move (is_move)
 
 
-def _multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
+def multi_game(ctx: ClaimContext, width: int) -> _MultiGame:
     """The symbolic moves of the claim's game, from its description."""
     game = ctx.game
     assert game is not None
@@ -162,7 +162,7 @@ class _MultiHeap:
             raise Unsupported("a multi-heap claim needs a heap count")
         self.ctx, self.w, self.solver = ctx, w, solver
         self.width = width = w + 4 + h.bit_length()
-        self.mg = _multi_game(_with_heaps(ctx, h), width)
+        self.mg = multi_game(with_heaps(ctx, h), width)
         self.p = [z3.BitVec(f"p{i}", width) for i in range(h)]
         self.q = [z3.BitVec(f"q{i}", width) for i in range(h)]
         self.v = z3.BitVec("v", width)
@@ -307,7 +307,7 @@ def prove_multi_heap(
     return proof.condition_2(terminal, options, notes)
 
 
-def _with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
+def with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
     if ctx.heaps == h:
         return ctx
     return replace(ctx, claim=replace(ctx.claim, heaps=h))

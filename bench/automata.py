@@ -1,0 +1,99 @@
+"""Automata (MONA) benchmarks: time to prove each family for every heap size, by heap count.
+
+Each row runs the ``automata`` method alone on one true claim and reports
+the wall time, the MONA time and the number of MONA runs. A family's sizes
+grow until a run is not proved (timeout, an automaton beyond MONA's tables)
+or takes longer than ``LIMIT_SECONDS``: where scaling stops.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from nimproof.claims import Claim
+from nimproof.provers import automata, mona, prepare
+
+LIMIT_SECONDS = 60.0
+MISERE = "count(x == 1 for x in h) % 2 == 1 if all(x <= 1 for x in h) else xor(h) == 0"
+
+
+@dataclass
+class AutomataRow:
+    """One measurement: a family at one size."""
+
+    family: str
+    heaps: int
+    status: str
+    seconds: float
+    mona_seconds: float
+    mona_runs: int
+    detail: str
+
+
+def _families(full: bool) -> list[tuple[str, str, str, list[int]]]:
+    """(label, game, predicate, heap counts) per family; the quick set is a subset."""
+    if full:
+        return [
+            ("Bouton", "nim", "xor(h) == 0", list(range(2, 17))),
+            ("misère Nim", "misere:nim", MISERE, list(range(2, 9))),
+            *[
+                (
+                    f"Moore Nim_{k}",
+                    f"moore:{k}",
+                    f"all(colsum(h, b) % {k + 1} == 0 for b in bits)",
+                    list(range(2, 13)),
+                )
+                for k in (1, 2, 3)
+            ],
+            ("staircase", "staircase", "xor(h[::2]) == 0", list(range(2, 9))),
+        ]
+    return [
+        ("Bouton", "nim", "xor(h) == 0", [2, 4, 8, 16]),
+        ("misère Nim", "misere:nim", MISERE, [2, 4, 8]),
+        *[
+            (
+                f"Moore Nim_{k}",
+                f"moore:{k}",
+                f"all(colsum(h, b) % {k + 1} == 0 for b in bits)",
+                [2, 3, 4, 5],
+            )
+            for k in (1, 2, 3)
+        ],
+        ("staircase", "staircase", "xor(h[::2]) == 0", [2, 4, 8]),
+    ]
+
+
+def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
+    """Measure every family; a family stops at its first size not proved within the limit."""
+    if not mona.available():
+        return []
+    rows: list[AutomataRow] = []
+    for label, game, predicate, sizes in _families(full):
+        for h in sizes:
+            claim = Claim(
+                id=f"bench-{game}-{h}",
+                kind="p_positions",
+                statement=label,
+                game=game,
+                formula=predicate,
+                heaps=h,
+            )
+            ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+            t0 = time.perf_counter()
+            result = automata.run(ctx, {"timeout": LIMIT_SECONDS})
+            seconds = time.perf_counter() - t0
+            rows.append(
+                AutomataRow(
+                    label,
+                    h,
+                    result.status,
+                    seconds,
+                    float(result.stats.get("mona_seconds", 0.0)),
+                    int(result.stats.get("mona_runs", 0)),
+                    result.detail,
+                )
+            )
+            if result.status != "proved" or seconds > LIMIT_SECONDS:
+                break
+    return rows

@@ -1,0 +1,557 @@
+"""The automata method: proofs for **every** position with MONA (WS1S).
+
+Numbers are finite sets of bit positions (:mod:`nimproof.expr.to_ws1s`), so a
+claim and a game's move relation become WS1S formulas over one set variable
+per heap, and MONA decides them for heaps of every size. For a claimed P-set
+``S`` on ``h`` heaps the method proves (MATH.md's local conditions, on the
+domain of all ``h``-tuples, which every move keeps):
+
+* (a) ``S(X) & move(X, Y) => ~S(Y)``: no move stays in ``S``;
+* (b) ``~S(X) [& X not terminal, misère] => some move from X enters S``;
+* (c) misère only: ``terminal(X) => ~S(X)``.
+
+Every move lowers the sum of the heaps (staircase Nim: the weighted sum
+``sum(i * X_i)``), so induction on it turns (a)-(c) into ``S = P``. For a
+claimed Grundy function ``G``: (g1) no move joins two positions of equal
+``G``; (g2) every value below ``G(X)`` is reached by a move; misère adds
+``terminal(X) => G(X) = 1``. An identity is one validity check. Before any of
+these, the formula's guard (no negative intermediate value) is proved for
+every position, so the compiled formula is exact everywhere.
+
+A counterexample from MONA is shrunk (the smallest largest heap, by bisection
+with extra MONA runs) and then re-checked without MONA: exact evaluation of
+the claim, the family's own move definition, the reference implementation on
+small positions and z3 on the concrete position when it is too large to
+enumerate. Only a re-checked counterexample refutes; a timeout, an automaton
+that outgrows MONA's tables, or a counterexample that does not re-check is
+``unknown``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, TypedDict
+
+from nimproof.expr import parse
+from nimproof.expr.to_ws1s import (
+    PRELUDE,
+    NotExpressible,
+    SetVar,
+    compile_bool,
+    compile_equals,
+    const_set,
+)
+from nimproof.expr.to_z3 import Unsupported
+from nimproof.games.base import (
+    FiniteTakes,
+    Game,
+    IntervalTakes,
+    OneHeapOfEach,
+    PythonMoves,
+    RelationMoves,
+    SetTakes,
+    SplitUnequal,
+    StairToStair,
+    TakeAndBreak,
+    UpToKHeaps,
+)
+from nimproof.provers import mona
+from nimproof.provers.automata_recheck import Recheck, recheck
+from nimproof.provers.context import ClaimContext
+from nimproof.verdict import MethodResult, Scope
+
+NAME = "automata"
+
+
+class Options(TypedDict, total=False):
+    """``[claim.checks] automata = { ... }``: limits per MONA run."""
+
+    timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
+    memory_mb: int  #: address-space limit of each MONA process (default 4096)
+
+
+DEFAULT_TIMEOUT = 60.0
+#: Staircase Nim from this many stairs on splits (b) with a witness hint first.
+HINT_FROM_STAIRS = 10
+#: Bisection of a counterexample's largest heap: at most this many extra MONA runs and seconds.
+SHRINK_ROUNDS = 24
+SHRINK_SECONDS = 3.0
+
+
+# ---------------------------------------------------------------------------
+# the move structure of a family (the one place that looks at game classes)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveShape:
+    """How the moves of a multi-heap position look in WS1S.
+
+    ``kind`` is ``"heaps"`` (a move changes one heap ``i`` by the relation
+    ``heap_preds[i]``), ``"moore"`` (1..k heaps decrease) or ``"staircase"``.
+    ``preds`` is MONA text defining the relations; ``guards`` are formulas over
+    ``N``, ``M`` that must be valid for the relations to be exact.
+    """
+
+    kind: str
+    heap_preds: tuple[str, ...] = ()
+    preds: str = ""
+    guards: tuple[str, ...] = ()
+    k: int = 0
+
+
+def move_shape(game: Game, heaps: int) -> MoveShape:
+    """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), read
+    from the family's move description (:attr:`Game.moves_spec`).
+
+    Raises :class:`NotExpressible` for families outside the fragment (moves
+    that split heaps, subtraction sets that are not regular in binary,
+    plugins).
+    """
+    spec = game.moves_spec
+    if isinstance(spec, UpToKHeaps):
+        return MoveShape("moore", k=spec.k)
+    if isinstance(spec, StairToStair):
+        return MoveShape("staircase")
+    if isinstance(spec, PythonMoves):
+        raise NotExpressible(f"the moves of {game.spec} (a game written in Python)")
+    comps = list(spec.components) if isinstance(spec, OneHeapOfEach) else [game] * heaps
+    defined: dict[str, str] = {}  # relation text -> predicate name
+    preds = []
+    guards = []
+    names = []
+    for comp in comps:
+        rel = _heap_relation(comp)
+        if rel not in defined:
+            node = parse(rel, scalars=("n", "m"), result="bool")
+            compiled = compile_bool(node, {"n": SetVar("N"), "m": SetVar("M")})
+            name = defined[rel] = f"hm{len(defined)}"
+            preds.append(f"pred {name}(var2 N, var2 M) = (lt(M, N) & {compiled.formula});\n")
+            if compiled.guard != "true":
+                guards.append(f"(lt(M, N) => {compiled.guard})")
+        names.append(defined[rel])
+    return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
+
+
+def _heap_relation(game: Game) -> str:
+    """A formula in ``n``, ``m`` that holds (for ``m < n``) exactly on the moves of ``game``."""
+    spec = game.moves_spec
+    if isinstance(spec, TakeAndBreak | SplitUnequal) and spec.splits:
+        raise NotExpressible(
+            f"{game.spec} splits heaps, so a position has no fixed number of heaps"
+        )
+    if isinstance(spec, IntervalTakes):
+        return "True" if spec.any_number else f"{spec.q} * (n - m) <= {spec.p} * n"
+    if isinstance(spec, FiniteTakes):
+        return _intervals(spec.takes)
+    if isinstance(spec, RelationMoves):
+        return spec.text
+    if isinstance(spec, SetTakes):
+        if spec.kind == "multiples-of":
+            return f"(n - m) % {spec.modulus} == 0"
+        if spec.kind == "all-but":
+            return " and ".join(f"n - m != {e}" for e in spec.excluded) or "True"
+        raise NotExpressible(f"the subtraction set {spec.kind} is not regular in binary")
+    raise NotExpressible(f"no WS1S move relation for {game.spec}")
+
+
+def _intervals(takes: tuple[int, ...]) -> str:
+    runs: list[list[int]] = []
+    for t in sorted(takes):
+        if runs and t == runs[-1][1] + 1:
+            runs[-1][1] = t
+        else:
+            runs.append([t, t])
+    if len(runs) > 64:
+        raise NotExpressible("a subtraction set with more than 64 separate runs")
+    return " or ".join(f"n - m == {a}" if a == b else f"{a} <= n - m <= {b}" for a, b in runs)
+
+
+# ---------------------------------------------------------------------------
+# obligations
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Obligation:
+    """One MONA file: its name (a, b, c, g1, g2, guard, ...) and text."""
+
+    name: str
+    text: str
+    fallback: list[Obligation] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """Everything needed to prove one claim: the obligations and how to re-check failures."""
+
+    heaps: int
+    obligations: list[Obligation]
+    header: str
+    free: list[str]
+    measure: str = "heap"
+
+
+def _xs(h: int, prefix: str = "X") -> list[str]:
+    return [f"{prefix}{i}" for i in range(h)]
+
+
+def _call(pred: str, args: list[str]) -> str:
+    return f"{pred}({', '.join(args)})"
+
+
+def _replace(xs: list[str], changes: dict[int, str]) -> list[str]:
+    return [changes.get(i, x) for i, x in enumerate(xs)]
+
+
+def _move_pred(shape: MoveShape, h: int) -> str:
+    """``pred move(X0, Y0, ...)``: one move from X to Y."""
+    xs, ys = _xs(h), _xs(h, "Y")
+    params = ", ".join(f"var2 {x}, var2 {y}" for x, y in zip(xs, ys, strict=True))
+
+    def same(skip: set[int]) -> list[str]:
+        return [f"{ys[j]} = {xs[j]}" for j in range(h) if j not in skip]
+
+    cases = []
+    if shape.kind == "heaps":
+        for i in range(h):
+            cases.append(" & ".join([_call(shape.heap_preds[i], [xs[i], ys[i]]), *same({i})]))
+    elif shape.kind == "moore":
+        for size in range(1, min(shape.k, h) + 1):
+            for chosen in combinations(range(h), size):
+                parts = [f"lt({ys[i]}, {xs[i]})" for i in chosen] + same(set(chosen))
+                cases.append(" & ".join(parts))
+    else:
+        for i in range(h):
+            parts = [f"lt({ys[i]}, {xs[i]})"]
+            if i > 0:
+                parts.append(
+                    f"(ex2 C: plus({ys[i]}, C, {xs[i]}) & plus({xs[i - 1]}, C, {ys[i - 1]}))"
+                )
+            cases.append(" & ".join(parts + same({i, i - 1} if i else {i})))
+    body = "\n  | ".join(f"({c})" for c in cases)
+    return f"pred move({params}) =\n    {body};\n"
+
+
+def _terminal_pred(shape: MoveShape, h: int) -> str:
+    xs = _xs(h)
+    params = ", ".join(f"var2 {x}" for x in xs)
+    if shape.kind == "heaps":
+        body = " & ".join(f"~(ex2 M: {_call(shape.heap_preds[i], [xs[i], 'M'])})" for i in range(h))
+    else:
+        body = " & ".join(f"empty({x})" for x in xs)
+    return f"pred terminal({params}) = {body};\n"
+
+
+def _reach(
+    shape: MoveShape, h: int, target: Callable[[list[str]], str], only: int | None = None
+) -> str:
+    """Some move from X reaches a position where ``target`` holds (only changed heaps quantified)."""
+    xs = _xs(h)
+    cases = []
+    if shape.kind == "heaps":
+        for i in range(h):
+            if only is not None and i != only:
+                continue
+            cases.append(
+                f"(ex2 U: {_call(shape.heap_preds[i], [xs[i], 'U'])} & {target(_replace(xs, {i: 'U'}))})"
+            )
+    elif shape.kind == "moore":
+        for size in range(1, min(shape.k, h) + 1):
+            for chosen in combinations(range(h), size):
+                us = {i: f"U{i}" for i in chosen}
+                lows = " & ".join(f"lt(U{i}, {xs[i]})" for i in chosen)
+                cases.append(f"(ex2 {', '.join(us.values())}: {lows} & {target(_replace(xs, us))})")
+    else:
+        for i in range(h):
+            if only is not None and i != only:
+                continue
+            if i == 0:
+                cases.append(f"(ex2 U: lt(U, {xs[0]}) & {target(_replace(xs, {0: 'U'}))})")
+            else:
+                cases.append(
+                    f"(ex2 C, U, W: ~empty(C) & plus(U, C, {xs[i]}) & plus({xs[i - 1]}, C, W)"
+                    f" & {target(_replace(xs, {i: 'U', i - 1: 'W'}))})"
+                )
+    return "(" + "\n  | ".join(cases) + ")" if cases else "false"
+
+
+def _decl(names: list[str]) -> str:
+    return f"var2 {', '.join(names)};\n" if names else ""
+
+
+def _env(ctx: ClaimContext, xs: list[str]) -> dict[str, object]:
+    env: dict[str, object] = dict(ctx.params)
+    if ctx.kind == "identity":
+        env.update({v: SetVar(x) for v, x in zip(ctx.claim.variables, xs, strict=True)})
+    elif ctx.one_heap:
+        env["n"] = SetVar(xs[0])
+    else:
+        env["h"] = tuple(SetVar(x) for x in xs)
+    return env
+
+
+def heap_count(ctx: ClaimContext) -> int:
+    """The number of heap variables of the claim (identities: its variables)."""
+    if ctx.kind == "identity":
+        return len(ctx.claim.variables)
+    if ctx.one_heap:
+        return 1
+    if ctx.heaps is not None:
+        return ctx.heaps
+    spec = ctx.game.moves_spec if ctx.game is not None else None
+    if isinstance(spec, OneHeapOfEach):
+        return len(spec.components)
+    raise NotExpressible("a claim without a fixed number of heaps")
+
+
+def plan(ctx: ClaimContext) -> Plan:
+    """The obligations that prove ``ctx``'s claim for every position (or NotExpressible)."""
+    if ctx.kind not in ("p_positions", "grundy", "identity"):
+        raise NotExpressible(f"{ctx.kind} claims (only P-positions, Grundy values and identities)")
+    assert ctx.formula is not None
+    if ctx.game is not None and ctx.kind != "identity":
+        move_shape(ctx.game, 1)  # families outside the fragment are named before anything else
+    h = heap_count(ctx)
+    xs = _xs(h)
+    params = ", ".join(f"var2 {x}" for x in xs)
+    env = _env(ctx, xs)
+    header = "ws1s;\n" + PRELUDE
+    obligations: list[Obligation] = []
+    if ctx.kind == "identity":
+        c = compile_bool(ctx.formula, env)
+        header += f"pred F({params}) = {c.formula};\npred FG({params}) = {c.guard};\n"
+        if c.guard != "true":
+            obligations.append(Obligation("guard", _decl(xs) + _call("FG", xs) + ";\n"))
+        obligations.append(Obligation("identity", _decl(xs) + _call("F", xs) + ";\n"))
+        return Plan(h, obligations, header, xs, "value")
+    assert ctx.game is not None
+    shape = move_shape(ctx.game, h)
+    header += shape.preds + _move_pred(shape, h) + _terminal_pred(shape, h)
+    for g in shape.guards:
+        obligations.append(Obligation("rule-guard", "var2 N, M;\n" + g + ";\n"))
+    if ctx.kind == "p_positions":
+        header += _p_obligations(ctx, shape, h, env, obligations)
+    else:
+        header += _g_obligations(ctx, shape, h, env, obligations)
+    measure = "total" if shape.kind == "staircase" else "heap"
+    return Plan(h, obligations, header, xs, measure)
+
+
+def _p_obligations(
+    ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
+) -> str:
+    assert ctx.formula is not None
+    xs, ys = _xs(h), _xs(h, "Y")
+    params = ", ".join(f"var2 {x}" for x in xs)
+    c = compile_bool(ctx.formula, env)
+    preds = f"pred S({params}) = {c.formula};\n"
+    if c.guard != "true":
+        preds += f"pred SG({params}) = {c.guard};\n"
+        out.append(Obligation("guard", _decl(xs) + _call("SG", xs) + ";\n"))
+    inter = [v for pair in zip(xs, ys, strict=True) for v in pair]
+    move_args = inter
+    out.append(
+        Obligation(
+            "a",
+            _decl(inter) + f"{_call('S', xs)} & {_call('move', move_args)} => ~{_call('S', ys)};\n",
+        )
+    )
+    not_term = f" & ~{_call('terminal', xs)}" if ctx.misere else ""
+    b_text = (
+        _decl(xs)
+        + f"~{_call('S', xs)}{not_term} =>\n  {_reach(shape, h, lambda a: _call('S', a))};\n"
+    )
+    b = Obligation("b", b_text)
+    if shape.kind == "staircase" and h >= HINT_FROM_STAIRS:
+        b = _staircase_hint(shape, h, not_term, b)
+    out.append(b)
+    if ctx.misere:
+        out.append(Obligation("c", _decl(xs) + f"{_call('terminal', xs)} => ~{_call('S', xs)};\n"))
+    return preds
+
+
+def _staircase_hint(shape: MoveShape, h: int, not_term: str, plain: Obligation) -> Obligation:
+    """Split (b) for staircase Nim by a witness hint; the plain (b) is the fallback.
+
+    The hint "the highest bit of the xor of the odd stairs lies in stair i" only
+    chooses which moves are tried; the cover obligation checks that some hint
+    applies to every position outside S, so the split proves the same (b).
+    """
+    xs = _xs(h)
+    odd = [xs[i] for i in range(0, h, 2)]
+    par = " <=> ".join(f"(t in {x})" for x in odd)
+    parity = f"~({par})" if len(odd) % 2 == 0 else par
+    parts = []
+    for i in range(0, h, 2):
+        guard = f"(ex1 t: {parity} & (all1 q: q > t => ~({_parity_at('q', odd)})) & (t in {xs[i]}))"
+        parts.append(
+            Obligation(
+                f"b[hint {i}]",
+                _decl(xs)
+                + f"~{_call('S', xs)}{not_term} & {guard} =>\n  {_reach(shape, h, lambda a: _call('S', a), only=i)};\n",
+            )
+        )
+    top = f"(ex1 t: {parity} & (all1 q: q > t => ~({_parity_at('q', odd)})))"
+    cover = Obligation("b[hint cover]", _decl(xs) + f"~{_call('S', xs)}{not_term} => {top};\n")
+    head = Obligation("b[hint]", "", [cover, *parts, plain])
+    return head
+
+
+def _parity_at(p: str, xs: list[str]) -> str:
+    out = f"({p} in {xs[0]})"
+    for x in xs[1:]:
+        out = f"~({out} <=> ({p} in {x}))"
+    return out
+
+
+def _g_obligations(
+    ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
+) -> str:
+    assert ctx.formula is not None
+    xs, ys = _xs(h), _xs(h, "Y")
+    params = ", ".join(f"var2 {x}" for x in xs)
+    c = compile_equals(ctx.formula, SetVar("V"), env)
+    preds = f"pred G({params}, var2 V) = {c.formula};\n"
+    if c.guard != "true":
+        preds += f"pred GG({params}, var2 V) = {c.guard};\n"
+        out.append(Obligation("guard", _decl(["V", *xs]) + _call("GG", [*xs, "V"]) + ";\n"))
+    inter = [v for pair in zip(xs, ys, strict=True) for v in pair]
+    out.append(
+        Obligation(
+            "g1",
+            _decl(["V", *inter])
+            + f"{_call('G', [*xs, 'V'])} & {_call('move', inter)} => ~{_call('G', [*ys, 'V'])};\n",
+        )
+    )
+    not_term = f" & ~{_call('terminal', xs)}" if ctx.misere else ""
+    out.append(
+        Obligation(
+            "g2",
+            _decl(["V", "W", *xs])
+            + f"{_call('G', [*xs, 'W'])} & lt(V, W){not_term} =>\n  "
+            + _reach(shape, h, lambda a: _call("G", [*a, "V"]))
+            + ";\n",
+        )
+    )
+    if ctx.misere:
+        out.append(
+            Obligation(
+                "g0", _decl(xs) + f"{_call('terminal', xs)} => {_call('G', [*xs, '{0}'])};\n"
+            )
+        )
+    return preds
+
+
+# ---------------------------------------------------------------------------
+# running
+# ---------------------------------------------------------------------------
+
+
+def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
+    """Prove the claim for every position with MONA, refute it, or say why not."""
+    t0 = time.monotonic()
+    if not mona.available():
+        return MethodResult(NAME, "unknown", detail=mona.MISSING)
+    try:
+        p = plan(ctx)
+    except (NotExpressible, Unsupported) as exc:
+        return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
+    timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
+    memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
+    stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
+    done: list[str] = []
+    for ob in p.obligations:
+        left = min(timeout, ctx.time_left())
+        if left <= 0.05:
+            return _unknown(f"out of time before obligation {ob.name}", t0, stats)
+        answer, name = _decide(p, ob, left, memory, stats)
+        if answer.outcome == "valid":
+            done.append(name)
+            continue
+        if answer.outcome in ("counterexample", "unsatisfiable"):
+            found = recheck(ctx, p, name, answer.assignment, _shrinker(p, ob, memory, stats, ctx))
+            if isinstance(found, Recheck) and found.counterexample is not None:
+                return MethodResult(
+                    NAME,
+                    "refuted",
+                    detail=f"obligation {name} fails; {found.note}",
+                    seconds=time.monotonic() - t0,
+                    counterexample=found.counterexample,
+                    stats=stats,
+                )
+            return _unknown(f"obligation {name}: {found.note}", t0, stats)
+        return _unknown(f"obligation {name}: MONA {answer.outcome} ({answer.message})", t0, stats)
+    stats["obligations"] = done
+    scope = Scope("all", measure=p.measure, heaps=None if ctx.one_heap else p.heaps)
+    if ctx.kind == "identity":
+        scope = Scope("all", measure="value")
+    detail = f"WS1S obligations {', '.join(done)} valid (MONA), every heap size"
+    return MethodResult(NAME, "proved", scope, detail, time.monotonic() - t0, stats=stats)
+
+
+def _unknown(detail: str, t0: float, stats: dict[str, Any]) -> MethodResult:
+    return MethodResult(NAME, "unknown", detail=detail, seconds=time.monotonic() - t0, stats=stats)
+
+
+def _decide(
+    p: Plan, ob: Obligation, timeout: float, memory: int, stats: dict[str, Any]
+) -> tuple[mona.MonaAnswer, str]:
+    """Run one obligation; a hinted obligation falls back to its plain form when a part fails."""
+    if ob.fallback and not ob.text:
+        *parts, plain = ob.fallback
+        deadline = time.monotonic() + timeout
+        for part in parts:
+            answer = _mona(p, part, deadline - time.monotonic(), memory, stats)
+            if answer.outcome != "valid":
+                return _mona(p, plain, deadline - time.monotonic(), memory, stats), plain.name
+        return mona.MonaAnswer("valid"), ob.name
+    return _mona(p, ob, timeout, memory, stats), ob.name
+
+
+def _mona(
+    p: Plan, ob: Obligation, timeout: float, memory: int, stats: dict[str, Any]
+) -> mona.MonaAnswer:
+    answer = mona.run_text(p.header + ob.text, max(timeout, 0.05), memory)
+    stats["mona_runs"] += 1
+    stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
+    if answer.outcome == "error":
+        raise RuntimeError(f"MONA rejected obligation {ob.name}: {answer.message}")
+    return answer
+
+
+def _shrinker(
+    p: Plan, ob: Obligation, memory: int, stats: dict[str, Any], ctx: ClaimContext
+) -> Callable[[dict[str, int]], dict[str, int]]:
+    """Bisect the largest heap of a counterexample down with extra MONA runs (time permitting)."""
+
+    def shrink(assignment: dict[str, int]) -> dict[str, int]:
+        text = ob.text if ob.text else ob.fallback[-1].text
+        decl, _, body = text.partition(";\n")
+        best = assignment
+        hi = max((assignment.get(x, 0) for x in p.free), default=0)
+        lo = 0
+        stop = time.monotonic() + SHRINK_SECONDS
+        for _ in range(SHRINK_ROUNDS):
+            if lo >= hi or ctx.time_left() < 1.0 or time.monotonic() > stop:
+                break
+            mid = (lo + hi) // 2
+            bound = " & ".join(f"le({x}, {const_set(mid)})" for x in p.free)
+            trial = f"{decl};\n({bound}) => ({body.rstrip().rstrip(';')});\n"
+            answer = mona.run_text(p.header + trial, min(20.0, ctx.time_left()), memory)
+            stats["mona_runs"] += 1
+            if answer.outcome in ("counterexample", "unsatisfiable"):
+                best, hi = answer.assignment, mid
+            elif answer.outcome == "valid":
+                lo = mid + 1
+            else:
+                break
+        return best
+
+    return shrink
+
+
+__all__ = ["NAME", "MoveShape", "Plan", "heap_count", "move_shape", "plan", "run"]

@@ -1,0 +1,125 @@
+"""Run the MONA decision procedure on one WS1S file, bounded in time and memory.
+
+MONA prints its answer on stdout and exits with 0 whether the formula holds
+or not, so the answer is read from the text:
+
+* ``Formula is valid``: true for every assignment of the free variables;
+* ``A counter-example of least length (L) is:`` followed by ``NAME = {...}``
+  lines: false for that assignment (a candidate only: the caller re-checks);
+* ``Formula is unsatisfiable``: false for every assignment;
+* an error message and exit code 255 (a syntax error is an internal error of
+  the compiler, never a verdict), ``out of memory`` under the address-space
+  limit, or a SIGABRT when an automaton outgrows MONA's fixed BDD table: all
+  three, and a timeout, are "no answer".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+Outcome = Literal["valid", "counterexample", "unsatisfiable", "timeout", "oom", "abort", "error"]
+
+#: The message a method gives when the tool is absent.
+MISSING = "mona is not installed (apt-get install mona)"
+DEFAULT_MEMORY_MB = 4096
+
+_SET = re.compile(r"^(\w+) = \{([0-9, ]*)\}$")
+_FIRST = re.compile(r"^(\w+) = (\d+)$")
+_BOOL = re.compile(r"^(\w+) = ([01])$")
+
+
+@dataclass(frozen=True)
+class MonaAnswer:
+    """What one MONA run said; ``assignment`` maps free variables to numbers (sets as sums of 2^p)."""
+
+    outcome: Outcome
+    assignment: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    message: str = ""
+
+
+def available() -> bool:
+    """True when a ``mona`` executable is on the PATH."""
+    return shutil.which("mona") is not None
+
+
+def run_text(text: str, timeout: float, memory_mb: int = DEFAULT_MEMORY_MB) -> MonaAnswer:
+    """Write ``text`` to a temporary file and run ``mona -q`` on it."""
+    exe = shutil.which("mona")
+    if exe is None:
+        return MonaAnswer("error", message=MISSING)
+    with tempfile.TemporaryDirectory(prefix="nimproof-mona-") as tmp:
+        path = os.path.join(tmp, "obligation.mona")
+        with open(path, "w", encoding="ascii") as fh:
+            fh.write(text)
+        return _run(exe, path, timeout, memory_mb)
+
+
+def _run(exe: str, path: str, timeout: float, memory_mb: int) -> MonaAnswer:
+    limit = memory_mb << 20
+
+    def child_limits() -> None:  # runs in the child before exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(
+            [exe, "-q", path],
+            capture_output=True,
+            text=True,
+            timeout=max(timeout, 0.05),
+            preexec_fn=child_limits,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return MonaAnswer("timeout", seconds=time.monotonic() - t0, message=f"over {timeout:.0f} s")
+    seconds = time.monotonic() - t0
+    return classify(proc.returncode, proc.stdout, seconds)
+
+
+def classify(returncode: int, stdout: str, seconds: float = 0.0) -> MonaAnswer:
+    """Turn MONA's exit code and stdout into a :class:`MonaAnswer`."""
+    if returncode in (-6, 134):
+        return MonaAnswer("abort", seconds=seconds, message="automaton too large (BDD table cap)")
+    if "out of memory" in stdout:
+        return MonaAnswer("oom", seconds=seconds, message="out of memory")
+    if returncode != 0:
+        first = stdout.strip().splitlines()[:2]
+        return MonaAnswer("error", seconds=seconds, message=" ".join(first) or f"exit {returncode}")
+    text = stdout.lstrip()
+    if text.startswith("Formula is valid"):
+        return MonaAnswer("valid", seconds=seconds)
+    if text.startswith("A counter-example"):
+        return MonaAnswer("counterexample", parse_assignment(text), seconds)
+    if text.startswith("Formula is unsatisfiable"):
+        return MonaAnswer("unsatisfiable", parse_assignment(text), seconds)
+    return MonaAnswer("error", seconds=seconds, message=f"unexpected output: {text[:120]!r}")
+
+
+def parse_assignment(text: str) -> dict[str, int]:
+    """The ``NAME = {...}`` / ``NAME = k`` lines of the first example in MONA's output.
+
+    A set ``{p, q}`` is the number ``2**p + 2**q``; the bit rows above them
+    (where ``X`` marks a don't-care bit) are not read.
+    """
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        if line.startswith("A satisfying example"):
+            break
+        m = _SET.match(line.strip())
+        if m:
+            positions = [int(x) for x in m.group(2).replace(" ", "").split(",") if x]
+            out[m.group(1)] = sum(1 << p for p in set(positions))
+            continue
+        m = _FIRST.match(line.strip()) or _BOOL.match(line.strip())
+        if m and m.group(1) not in out:
+            out[m.group(1)] = int(m.group(2))
+    return out
