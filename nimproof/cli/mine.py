@@ -126,7 +126,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="mine the standard families (knim, half-heap, kayles, nim, moore, staircase, misère nim)",
     )
-    p.set_defaults(func=main)
+    p.set_defaults(func=run)
 
 
 def requests_from(args: argparse.Namespace) -> list[Request]:
@@ -189,7 +189,7 @@ def _command_line(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-def main(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run ``nimproof mine``; 0 on success, 2 for bad input."""
     from nimproof.miner.run import run
     from nimproof.output import output_dir

@@ -35,7 +35,8 @@ def pow2_above(x: int) -> int:
 
 
 @njit(cache=True)
-def _grown(seen: np.ndarray, size: int) -> np.ndarray:
+def grown(seen: np.ndarray, size: int) -> np.ndarray:
+    """A stamp array of ``size`` cells: ``seen`` followed by unused cells (-1)."""
     out = np.full(size, -1, dtype=np.int64)
     out[: seen.shape[0]] = seen
     return out
@@ -364,7 +365,7 @@ def octal_kernel(
         g[n] = value
         if value >= P:
             newP = pow2_above(value)
-            seen = _grown(seen, newP)
+            seen = grown(seen, newP)
             if has3:
                 wider = np.zeros((stop, newP), dtype=np.bool_)
                 wider[:, :P] = pair
@@ -396,4 +397,4 @@ def grundys_game_kernel(g: np.ndarray, start: int, stop: int, top: int) -> None:
         g[n] = value
         if value >= P:
             P = pow2_above(value)
-            seen = _grown(seen, P)
+            seen = grown(seen, P)
