@@ -101,7 +101,12 @@ class _Sympy(Walker[sympy.Basic]):
         orelse = self.convert(node.orelse, bound)
         if node.type == "bool":
             return sympy.ITE(test, body, orelse, evaluate=False)
-        return sympy.Piecewise((body, test), (orelse, True), evaluate=False)
+        try:
+            return sympy.Piecewise((body, test), (orelse, True), evaluate=False)
+        except (TypeError, ValueError):
+            # sympy folds the condition even unevaluated and can fail on it (a comparison
+            # with 0**0 or zoo); a named function keeps the structure for printing.
+            return sympy.Function("ifelse")(test, body, orelse)
 
     def walk_call(self, node: nodes.Call, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         args = [self.convert(a, bound) for a in node.args]
