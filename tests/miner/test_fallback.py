@@ -60,3 +60,26 @@ def test_polynomials_with_rational_coefficients_are_written_with_floor_division(
     assert text == "(n ** 2 + n) // 2"
     assert polynomial_formula(sympy.sqrt(n), n) is None
     assert polynomial_formula(2**n, n) is None
+
+
+def test_time_limit_never_fires_inside_a_garbage_collector_callback():
+    import gc
+
+    calls = []
+
+    def gc_callback(phase, info):
+        calls.append(phase)
+        end = time.monotonic() + 0.05
+        while time.monotonic() < end:  # the alarm falls due while this callback runs
+            pass
+
+    gc.callbacks.append(gc_callback)
+    start = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError), time_limit(0.01):
+            gc.collect()  # runs the callback; the limit must still interrupt afterwards
+            while time.monotonic() - start < 3:  # a lost limit ends here, without TimeoutError
+                sum(range(1000))
+    finally:
+        gc.callbacks.remove(gc_callback)
+    assert calls
