@@ -126,6 +126,4 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"  counterexample: {cx['explanation']}", markup=False, soft_wrap=True)
         for label, text in counterexample_facts(cx, claim.kind):
             console.print(f"    {label}: {text}", markup=False, soft_wrap=True)
-        if cx.get("recheck"):
-            console.print(f"    re-checked by: {cx['recheck']}", markup=False, soft_wrap=True)
     return 1 if failed else 0

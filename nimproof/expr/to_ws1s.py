@@ -893,7 +893,16 @@ def _counter_items(c: _Core, node: Node, env: Mapping[str, object]) -> list[Comp
 
 
 def _counter(c: _Core, items: list[Compiled], modulus: int | None) -> Fin:
-    """How many items hold (mod ``modulus``), with one boolean per (item, count) cell."""
+    """How many items hold (mod ``modulus``), with one boolean per (item, count) cell.
+
+    Modulo 2 the count is a parity: a chain of xors, with no cells at all.
+    """
+    if modulus in (1, 2):
+        parity = "false"
+        for item in items:
+            parity = _xor(parity, item.formula) if modulus == 2 else "false"
+        guard2 = _and(*[i.guard for i in items]) if items else "true"
+        return Fin(((0, _not(parity)), (1, parity)), (), guard2)
     top = len(items) + 1 if modulus is None else modulus
     prev: dict[int, str] = {0: "true"}
     defs: list[Def] = []

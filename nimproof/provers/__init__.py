@@ -83,10 +83,20 @@ ALL_SCOPE: tuple[str, ...] = tuple(m.name for m in REGISTRY if m.reaches == "all
 
 
 def default_methods(ctx: ClaimContext) -> tuple[str, ...]:
-    """The all-positions methods tried for ``ctx`` even when its checks do not name them."""
-    if ctx.kind in ("grundy", "p_positions", "identity"):
-        return ("automata",)
-    return ()
+    """The all-positions methods tried for ``ctx`` even when its checks do not name them.
+
+    Every registered method that reaches ``all`` and whose module has an
+    ``applies(ctx)`` function saying yes (the automata method for
+    P-position, Grundy and identity claims, for instance).
+    """
+    out = []
+    for method in REGISTRY:
+        if method.reaches != "all" or method.name == "reference":
+            continue
+        applies = getattr(method.load(), "applies", None)
+        if applies is not None and applies(ctx):
+            out.append(method.name)
+    return tuple(out)
 
 
 def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, dict[str, Any]]]:

@@ -451,6 +451,11 @@ def _g_obligations(
 # ---------------------------------------------------------------------------
 
 
+def applies(ctx: ClaimContext) -> bool:
+    """True for the kinds of claim this method decides (it is then tried by default)."""
+    return ctx.kind in ("p_positions", "grundy", "identity")
+
+
 def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Prove the claim for every position with MONA, refute it, or say why not."""
     t0 = time.monotonic()
@@ -554,4 +559,4 @@ def _shrinker(
     return shrink
 
 
-__all__ = ["NAME", "MoveShape", "Plan", "heap_count", "move_shape", "plan", "run"]
+__all__ = ["NAME", "MoveShape", "Plan", "applies", "heap_count", "move_shape", "plan", "run"]
