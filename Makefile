@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: atlas verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -47,6 +47,10 @@ browser:
 	    echo "chromium is missing and cannot be installed here: the browser test will be skipped"; \
 	  fi; \
 	fi
+
+# Every three-digit octal code to 2^16 on a local Dask cluster (not part of verify).
+atlas: $(STAMP)
+	$(BIN)/nimproof atlas --family octal --max-n 65536 --out atlas
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
+from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
@@ -150,6 +151,13 @@ def main() -> int:
         )
         stable.add_row(s.command, _fmt_time(s.seconds), verdict)
     out.print(stable)
+    err.print(
+        "running the frontier benchmarks (long tables, one process per case) ...", style="dim"
+    )
+    frontier = markdown(run_frontier_benchmarks())
+    out.print(frontier, markup=False)
+    FRONTIER_TABLE.write_text(frontier, encoding="utf-8")
+    out.print(f"(also written to {FRONTIER_TABLE})")
     automata_table(out, err, full)
     unproved = [row.name for row in rows if row.status != "proved"]
     out.print(f"total bench time {time.perf_counter() - started:.0f} s")

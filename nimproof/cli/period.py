@@ -16,6 +16,17 @@ applies, the answer says which, and the heap up to which it needs the table:
 The table is extended to that bound when needed; only then is the period
 called *proved*. Otherwise it is *apparent*: seen up to ``--max-n``, no
 more. The periodic table display follows: the values in rows of one period.
+
+Above :data:`LONG_FROM` heaps (the hard games: ``nimproof period octal:0.16
+--max-n 2000000``) the search runs on long tables instead
+(:func:`nimproof.engines.periods.find_period`): the sparse-space engine for
+two-way take-and-break codes and Grundy's game, a period looked for at every
+quarter of each doubling in linear time, and the run stops as soon as the
+theorem's window is covered (saltus 0 only). The JSON then also holds
+``seconds``, ``checked`` (the cross-checks of the values against the
+reference and the dense kernel) and ``figures`` (rare mask and counts, last
+rare heap, largest value and where it first occurs); ``values`` holds only
+the first :data:`LONG_VALUES_SHOWN` values.
 """
 
 from __future__ import annotations
@@ -28,11 +39,19 @@ from nimproof.cli.common import bounded_int, console, print_json
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from nimproof.games import HeapGame
 
 DEFAULT_MAX_N = 2000
 #: Largest table the command extends to when a theorem asks for it.
 MAX_THEOREM_N = 1_000_000
+#: Above this --max-n the long-table search is used.
+LONG_FROM = 100_000
+#: Largest --max-n (the engines refuse, with the memory needed, what the machine cannot hold).
+LONG_MAX_N = 1 << 31
+#: Values kept in the JSON answer of a long-table search.
+LONG_VALUES_SHOWN = 2000
 #: Full periods that must follow the preperiod in the table.
 MIN_PERIODS = 3
 
@@ -49,7 +68,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("spec", help="a one-heap game spec, e.g. kayles, octal:0.137, knim:3")
     p.add_argument(
         "--max-n",
-        type=bounded_int(10, 10**6, "--max-n"),
+        type=bounded_int(10, LONG_MAX_N, "--max-n"),
         default=DEFAULT_MAX_N,
         help=f"largest heap searched (default {DEFAULT_MAX_N})",
     )
@@ -119,9 +138,40 @@ def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
     return None
 
 
+def analyse_long(game: HeapGame, max_n: int) -> dict[str, Any]:
+    """The answer for a long table (see the module docstring), in the same JSON shape."""
+    from nimproof.cli.progress import rate_progress
+    from nimproof.engines.periods import find_period
+
+    with rate_progress(f"{game.spec}: heaps") as cb:
+        run, values = find_period(game, max_n, progress=cb)
+    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": run.engine}
+    extra = {"seconds": round(run.seconds, 3), "checked": run.checked, "figures": run.stats}
+    shown = [int(v) for v in values[:LONG_VALUES_SHOWN]]
+    f = run.found
+    if f is None:
+        out.update(status="none", checked_to=run.values - 1, values=shown, **extra)
+        return out
+    out.update(
+        status="proved" if f.proved else "apparent",
+        period=f.period,
+        preperiod=f.preperiod,
+        saltus=0,
+        theorem=f.theorem or None,
+        bound=f.window_end - 1 + f.period if f.theorem else None,
+        checked_to=run.values - 1,
+        values=shown,
+        **extra,
+    )
+    return out
+
+
 def analyse(game: HeapGame, max_n: int) -> dict[str, Any]:
     """The answer as JSON: periodicity found, theorem, bound, status and the values used."""
     from nimproof.cli.table import heap_values
+
+    if max_n > LONG_FROM:
+        return analyse_long(game, max_n)
 
     values, engine, _ = heap_values(game, max_n)
     per = find_periodicity(values)
@@ -180,6 +230,8 @@ def run(args: argparse.Namespace) -> int:
         say(
             f"  proved for every n >= {n0}: {answer['theorem']}, table checked to n = {answer['bound']}"
         )
+        if "seconds" in answer:
+            _say_long(answer, say)
     elif answer["theorem"]:
         say(
             f"  apparent: seen up to n = {answer['checked_to']}; {answer['theorem']} would need "
@@ -187,8 +239,28 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         say(f"  apparent: seen up to n = {answer['checked_to']}; no periodicity theorem applies")
+    if n0 + p > len(answer["values"]):
+        say(
+            f"  (no periodic display: preperiod and period exceed the {len(answer['values'])} values kept)"
+        )
+        return 0
     display(answer["values"], p, n0, args.rows)
     return 0
+
+
+def _say_long(answer: dict[str, Any], say: Callable[[str], None]) -> None:
+    fig = answer.get("figures") or {}
+    if fig:
+        pos = " with the heap's parity" if fig["rare_by_position"] else ""
+        say(
+            f"  rare mask {fig['rare_mask']:#x}{pos}: {fig['rare_heaps']:,} rare heaps "
+            f"({fig['rare_values']} rare values), last rare heap {fig['last_rare']:,}; "
+            f"largest value {fig['largest_value']} first at n = {fig['largest_at']:,}"
+        )
+    checks = ", ".join(f"{k} to n = {v:,}" for k, v in answer["checked"].items())
+    say(
+        f"  {answer['checked_to'] + 1:,} values in {answer['seconds']:.2f} s; cross-checked: {checks}"
+    )
 
 
 def display(values: list[int], p: int, n0: int, rows: int) -> None:

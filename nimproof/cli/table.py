@@ -54,6 +54,9 @@ BOX_METHODS = ("auto", "sieve", "direct", "xor")
 REFERENCE_BUDGET = 300_000
 #: Largest plugin size bound accepted.
 MAX_PLUGIN_SIZE = 64
+#: Largest --max-n (tables above MAX_N heaps are streamed with --out; engines refuse more
+#: than the machine holds).
+STREAM_MAX_N = 10**10
 
 
 def register(subparsers: Any) -> None:
@@ -66,7 +69,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("spec", help="a game spec, e.g. kayles, subtraction:1,3,4, moore:2")
     p.add_argument(
-        "--max-n", type=bounded_int(0, MAX_N, "--max-n"), help="largest heap (one-heap tables)"
+        "--max-n",
+        type=bounded_int(0, STREAM_MAX_N, "--max-n"),
+        help="largest heap (one-heap tables)",
     )
     p.add_argument(
         "--heaps", type=bounded_int(1, 12, "--heaps"), help="number of heaps (multi-heap tables)"
@@ -94,6 +99,12 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--data-dir", metavar="DIR", help="data directory (default: $NIMPROOF_DATA or ./data)"
     )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="stream a one-heap table to this parquet file in parts (long tables; resumable)",
+    )
+    p.add_argument("--resume", action="store_true", help="with --out: continue an interrupted run")
     p.set_defaults(func=run)
 
 
@@ -133,6 +144,13 @@ def run(args: argparse.Namespace) -> int:
         return _box(game, args, csv_out)
     if args.max_n is None:
         raise UsageError(f"give --max-n N for the table of {game.spec} (heaps 0..N)")
+    if args.out is not None or args.resume:
+        return run_stream(game, args)
+    if args.max_n > MAX_N:
+        raise UsageError(
+            f"{game.spec}: {args.max_n:,} heaps is more than a table held in memory "
+            f"({MAX_N:,}); write it with --out FILE (streamed in parts, resumable)"
+        )
     values, engine, source = heap_values(game, args.max_n, save=args.save, data_dir=args.data_dir)
     if args.json:
         print_json(
@@ -239,6 +257,37 @@ def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
         csv_out.write_text(box_csv(got.multi))
     else:
         render_box(game, got.multi, method, got.source, args.columns)
+    return 0
+
+
+def run_stream(game: Game, args: argparse.Namespace) -> int:
+    """``--out FILE``: stream the table to parquet in parts; one summary line (or JSON)."""
+    from nimproof.cli.progress import rate_progress
+    from nimproof.datasets.stream import stream_table
+
+    if args.out is None:
+        raise UsageError("--resume continues a run written with --out FILE; give --out")
+    if args.save:
+        raise UsageError("--out writes its own file; leave out --save")
+    with rate_progress(f"{game.spec}: heaps") as cb:
+        got = stream_table(game, args.max_n, args.out, resume=args.resume, progress=cb)
+    summary = {
+        "spec": game.spec,
+        "bound": got.bound,
+        "engine": got.engine,
+        "path": str(got.path),
+        "resumed_from": got.resumed_from,
+        "largest_value": got.largest_value,
+        "seconds": round(got.seconds, 3),
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        again = f", resumed at heap {got.resumed_from:,}" if got.resumed_from else ""
+        console.print(
+            f"{game.spec}: heaps 0..{got.bound:,} written to {got.path} "
+            f"(engine {got.engine}{again}) in {got.seconds:.1f} s"
+        )
     return 0
 
 

@@ -16,7 +16,10 @@ finite subtraction, non-splitting codes     O(n |S|)                    10^8
 interval window (nim, half-heap,            O(n log n)                  5 * 10^7
 take-fraction, all-but sets)
 infinite subtraction (member lists)         O(n * members <= n)         by density
-take-and-break, Grundy's game               O(n^2) (3-way: O(n^2 P))    500 000
+two-way take-and-break, Grundy's game       sparse space: O(n * rare)   2^28 (memory)
+(:mod:`.sparse`; dense O(n^2) where rare
+heaps are not rare)
+three-way splits (hex digits with bit 8)    O(n^2 P)                    500 000
 rule games (vectorised rule + numba mex)    O(n^2) evaluations          50 000
 misère of a splitting game                  positions: partitions of n  40
 other heap games (plain Python)             O(n * options)              5 000
@@ -35,6 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from nimproof.engines import heap_kernels as hk
+from nimproof.engines import stream_kernels as stk
+from nimproof.engines.sparse import SparseTable, SplitRule, check_memory, split_rule, table_bytes
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.games.base import (
@@ -54,10 +59,14 @@ Progress = Callable[[int, int], None]
 
 #: Largest heap for the linear engines (memory: one int64 per heap).
 LINEAR_MAX_N = 10**8
-#: Largest heap for the sliding-window engine (it also keeps lo(n) and a segment tree).
-INTERVAL_MAX_N = 5 * 10**7
+#: Largest heap for the sliding-window engine (it also keeps lo(n) and a segment tree:
+#: about 27 bytes per heap, 2.7 GB at the limit).
+INTERVAL_MAX_N = 10**8
 #: Largest heap for the quadratic engines (take-and-break codes, Grundy's game).
 QUADRATIC_MAX_N = 500_000
+#: Largest heap for two-way take-and-break codes and Grundy's game (sparse space; memory
+#: is checked against the machine before the table is allocated).
+SPARSE_MAX_N = 1 << 28
 #: Largest heap for rule games (the rule is evaluated for every pair m < n).
 RULE_MAX_N = 50_000
 #: Largest total work (sum over n of the members <= n) for infinite subtraction sets.
@@ -156,7 +165,16 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
     tv = terminal_value
     spec = game.moves_spec
     if isinstance(spec, FiniteTakes):
-        takes = np.array(spec.takes, dtype=np.int64)
+        takes = np.sort(np.array(spec.takes, dtype=np.int64))
+        if tv == 0:  # the packed kernel of streamed tables, filling g in place
+            return HeapPlan(
+                "subtraction-finite",
+                LINEAR_MAX_N,
+                _chunked(
+                    lambda g, a, b, top: stk.window_subtraction_kernel(g, a, a, b - a, takes),
+                    _LINEAR_CHUNK,
+                ),
+            )
         return HeapPlan(
             "subtraction-finite",
             LINEAR_MAX_N,
@@ -172,6 +190,9 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
             excluded = np.array(spec.excluded, dtype=np.int64)
             return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
         return HeapPlan("subtraction-members", _members_limit(spec), _members_runner(spec, tv))
+    rule = split_rule(game) if tv == 0 else None
+    if rule is not None:
+        return HeapPlan("sparse-space", SPARSE_MAX_N, _sparse_runner(game, rule))
     if isinstance(spec, TakeAndBreak):
         digits = np.array(spec.digits, dtype=np.int64)
         if not spec.splits:
@@ -243,6 +264,19 @@ def _chunked(
 
 
 _NO_EXCLUSIONS = np.zeros(0, dtype=np.int64)
+
+
+def _sparse_runner(
+    game: HeapGame, rule: SplitRule
+) -> Callable[[np.ndarray, int, int, Progress | None], None]:
+    def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
+        # The caller's int64 table is already allocated: count it too.
+        check_memory(game.spec, table_bytes(n_max) + 8 * (n_max + 1), n_max)
+        table = SparseTable(rule, n_max + 1, prefix=g[:start])
+        table.extend(n_max + 1, progress)
+        g[start:] = table.values[start:]
+
+    return run
 
 
 def interval_lows(game: HeapGame, stop: int) -> np.ndarray:

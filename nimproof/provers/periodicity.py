@@ -155,6 +155,16 @@ def _not_least(
     return None
 
 
+def theorem_window(
+    game: HeapGame, period: int, preperiod: int, saltus: int = 0, margin: str = "cgsuite"
+) -> tuple[str, int]:
+    """The periodicity theorem that applies to ``game`` and the end (exclusive) of the window
+    of heaps ``n`` on which ``g(n + period) == g(n) + saltus`` must be checked; ``("", 0)``
+    when no theorem applies. ``margin``: ``"cgsuite"`` (the safer window) or ``"guy-smith"``.
+    """
+    return _window(game, period, preperiod, saltus, {"margin": margin})
+
+
 def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
     """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
     if s != 0:

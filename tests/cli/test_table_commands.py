@@ -60,7 +60,7 @@ def test_kayles_table_json_matches_oeis_a002186(capsys: pytest.CaptureFixture[st
     data = _json(capsys, ["table", "kayles", "--max-n", "104", "--json", "--save"])
     assert data["grundy"] == _a002186()
     assert data["spec"] == "kayles" and data["bound"] == 104 and data["misere"] is False
-    assert data["engine"] == "octal-splits"
+    assert data["engine"] == "sparse-space"
 
 
 def test_misere_table_json_says_misere(capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,7 +201,8 @@ def test_data_build_stores_the_standard_list(
         (["table", "octal:0.x7", "--max-n", "5"], "octal code"),
         (["table", "nim", "--max-n", "-3"], "at least 0"),
         (["table", "nim", "--max-n", str(10**12)], "absurd"),
-        (["table", "kayles", "--max-n", "50000000"], "limit"),
+        (["table", "octal:0.8", "--max-n", "50000000"], "limit"),
+        (["table", "kayles", "--max-n", "300000000"], "--out"),
         (["table", "moore:2", "--max-n", "5"], "--heaps"),
         (["table", "staircase", "--heaps", "3"], "--max-heap"),
         (["table", "nim"], "--max-n"),

@@ -32,7 +32,7 @@ def test_heap_table_round_trips_with_its_metadata(tmp_path: Path) -> None:
     assert list(table.frame.columns) == ["n", "grundy"]
     meta = _meta(table.path)  # type: ignore[arg-type]
     assert meta["spec"] == "kayles" and meta["kind"] == "grundy" and meta["layout"] == "heap"
-    assert meta["bound"] == 200 and meta["heaps"] == 1 and meta["engine"] == "octal-splits"
+    assert meta["bound"] == 200 and meta["heaps"] == 1 and meta["engine"] == "sparse-space"
     assert meta["version"] == nimproof.__version__ and meta["misere"] is False
     assert datetime.fromisoformat(str(meta["created"])).utcoffset() is not None
     assert meta["sha256"] == datasets.content_hash(table.frame)

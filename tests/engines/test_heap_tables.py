@@ -16,6 +16,7 @@ from nimproof.engines.heap import (
     MISERE_SPLIT_MAX_N,
     QUADRATIC_MAX_N,
     RULE_MAX_N,
+    SPARSE_MAX_N,
     subtraction_members,
 )
 from nimproof.errors import UsageError
@@ -243,7 +244,8 @@ def test_progress_reports_end_at_the_total(spec: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "n"),
     [
-        ("kayles", QUADRATIC_MAX_N + 1),
+        ("octal:0.8", QUADRATIC_MAX_N + 1),
+        ("kayles", SPARSE_MAX_N + 1),
         ("rule:m < n", RULE_MAX_N + 1),
         ("misere:kayles", MISERE_SPLIT_MAX_N + 1),
         ("nim", 10**12),
@@ -311,7 +313,9 @@ def test_games_without_a_kernel_still_match_the_reference(game: HeapGame) -> Non
 def test_engines_are_named_after_the_structure_they_use() -> None:
     assert heap_engine(parse_spec("knim:3")) == "subtraction-finite"
     assert heap_engine(parse_spec("half-heap")) == "interval-window"
-    assert heap_engine(parse_spec("kayles")) == "octal-splits"
+    assert heap_engine(parse_spec("kayles")) == "sparse-space"
+    assert heap_engine(parse_spec("grundys-game")) == "sparse-space"
+    assert heap_engine(parse_spec("octal:0.8")) == "octal-splits"
     assert heap_engine(parse_spec("misere:kayles")) == "misere-joint-positions"
     assert heap_engine(_Splitter()) == "generic-python"
 

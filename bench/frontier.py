@@ -1,0 +1,170 @@
+"""Frontier benchmarks: long tables, values per second and peak memory per engine.
+
+Each case runs in a fresh Python process (so that its peak resident memory,
+read from the operating system when the process ends, is its own): it loads
+the engine with a small warm-up call (numba's cache), then times one table.
+Cases of a series stop once one takes more than :data:`BUDGET` seconds (the
+next bound would take four times as long for the quadratic engines); the
+skipped bounds are listed as such. The machine's load is printed with the
+table: the machine may be shared, and a loaded machine gives lower rates.
+
+``python -m bench.frontier`` runs only these; ``python -m bench`` runs them too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+#: A series stops after a case slower than this (seconds).
+BUDGET = 40.0
+#: Where ``make bench`` keeps the last frontier table.
+FRONTIER_TABLE = Path(__file__).resolve().parent / "frontier_results.md"
+
+_SPARSE = """
+import json, time
+import numpy as np
+from nimproof.engines.sparse import SparseTable, split_rule
+from nimproof.games import parse_spec
+rule = split_rule(parse_spec({spec!r}))
+SparseTable(rule, 5000).extend(5000)
+t = SparseTable(rule, {n} + 1)
+t0 = time.perf_counter(); t.extend({n} + 1); dt = time.perf_counter() - t0
+print(json.dumps({{"seconds": dt, "stats": t.stats()}}))
+"""
+
+_TABLE = """
+import json, time
+from nimproof.engines import grundy_table
+from nimproof.games import parse_spec
+game = parse_spec({spec!r})
+grundy_table(game, 1000)
+t0 = time.perf_counter(); g = grundy_table(game, {n}); dt = time.perf_counter() - t0
+print(json.dumps({{"seconds": dt, "stats": {{"largest_value": int(g.max())}}}}))
+"""
+
+_WINDOW = """
+import json, time
+import numpy as np
+from nimproof.engines import stream_kernels as stk
+takes = np.array([1, 3, 4], dtype=np.int64)
+small = np.zeros(1004, dtype=np.uint8); stk.window_subtraction_kernel(small, 0, 0, 1004, takes)
+g = np.zeros({n} + 1, dtype=np.uint8)
+t0 = time.perf_counter(); stk.window_subtraction_kernel(g, 0, 0, {n} + 1, takes)
+dt = time.perf_counter() - t0
+print(json.dumps({{"seconds": dt, "stats": {{"largest_value": int(g.max())}}}}))
+"""
+
+#: (engine label, spec, bounds, script): the series of the table.
+SERIES: list[tuple[str, str, list[int], str]] = [
+    ("sparse-space", "octal:0.106", [1 << k for k in (16, 18, 20, 22, 24)], _SPARSE),
+    ("sparse-space", "octal:0.6", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
+    ("sparse-space", "octal:0.16", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
+    ("sparse-space", "grundys-game", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
+    ("sparse-space (dense)", "octal:0.007", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
+    ("sparse-space (dense)", "octal:0.137", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
+    ("subtraction kernel, uint8", "subtraction:1,3,4", [10**8], _WINDOW),
+    ("grundy_table, int64", "subtraction:1,3,4", [10**8], _TABLE),
+    ("interval-window", "half-heap", [10**7, 10**8], _TABLE),
+]
+
+
+@dataclass
+class Row:
+    """One measured (or skipped) case."""
+
+    engine: str
+    spec: str
+    n: int
+    seconds: float | None
+    peak_mb: float | None
+    note: str = ""
+
+    @property
+    def rate(self) -> float | None:
+        """Values per second."""
+        return (self.n + 1) / self.seconds if self.seconds else None
+
+
+def run_case(script: str, spec: str, n: int) -> Row:
+    """Run one case in a fresh process; its time and peak resident memory."""
+    code = script.format(spec=spec, n=n)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    out = proc.stdout.read() if proc.stdout else ""
+    err = proc.stderr.read() if proc.stderr else ""
+    if status != 0 or not out.strip():
+        last = (err.strip().splitlines() or ["failed"])[-1]
+        return Row("", spec, n, None, None, f"error: {last}")
+    data = json.loads(out.strip().splitlines()[-1])
+    stats = data.get("stats", {})
+    note = ""
+    if "rare_heaps" in stats:
+        note = (
+            f"mask {stats['rare_mask']:#x}{'+pos' if stats['rare_by_position'] else ''}, "
+            f"{stats['rare_heaps']} rare, largest {stats['largest_value']}, "
+            f"dense heaps {stats['dense_heaps']:,}"
+        )
+    return Row("", spec, n, float(data["seconds"]), usage.ru_maxrss / 1024, note)
+
+
+def run_frontier_benchmarks(budget: float = BUDGET) -> list[Row]:
+    """Every series of :data:`SERIES`, each stopping after a case slower than ``budget``."""
+    rows: list[Row] = []
+    for engine, spec, bounds, script in SERIES:
+        over = False
+        for n in bounds:
+            if over:
+                rows.append(
+                    Row(engine, spec, n, None, None, f"skipped: previous bound over {budget:.0f} s")
+                )
+                continue
+            row = run_case(script, spec, n)
+            row.engine = engine
+            rows.append(row)
+            over = row.seconds is None or row.seconds > budget
+    return rows
+
+
+def load_text() -> str:
+    """The machine's load averages and core count, for the table's caption."""
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return "load unknown"
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+
+
+def markdown(rows: list[Row]) -> str:
+    """The table as Markdown."""
+    lines = [
+        f"Frontier benchmarks ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_text()})",
+        "",
+        "| engine | game | n | seconds | values/s | peak memory | notes |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        secs = "-" if r.seconds is None else f"{r.seconds:.2f}"
+        rate = "-" if r.rate is None else f"{r.rate:,.0f}"
+        mem = "-" if r.peak_mb is None else f"{r.peak_mb:,.0f} MB"
+        lines.append(f"| {r.engine} | {r.spec} | {r.n:,} | {secs} | {rate} | {mem} | {r.note} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    """Run the frontier series, print the Markdown table and keep it in :data:`FRONTIER_TABLE`."""
+    text = markdown(run_frontier_benchmarks())
+    print(text)
+    FRONTIER_TABLE.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""Long one-heap tables streamed to parquet in parts: bounded memory, resumable.
+
+``stream_table(game, n_max, out)`` computes heaps ``0..n_max`` and writes
+them to ``out`` (a parquet file in the format of :mod:`.store`: columns ``n``
+and ``grundy``, the same metadata and content hash, so ``nimproof data
+verify`` checks it). While it runs, finished chunks are kept as atomic part
+files in ``OUT.parts/`` with a manifest; an interrupted run started again
+with ``resume=True`` continues after the last finished part, and a run that
+dies leaves no damaged file (every write is a temporary file renamed into
+place). At the end the parts are merged into ``out`` (one row group per
+part) and removed.
+
+Memory: games whose value at ``n`` depends only on a bounded window of the
+heaps below it (finite subtraction sets) keep one chunk and that window;
+others (the sparse engine's games, every other family) hold the whole table
+(compact, for the sparse engine) and write it out chunk by chunk as it grows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import nimproof
+from nimproof.datasets.store import META_KEY, atomic_write
+from nimproof.engines import stream_kernels as stk
+from nimproof.errors import UsageError
+from nimproof.games.base import Game
+
+Progress = Callable[[int, int], None]
+
+#: Heaps per part file (and per kernel call of the window engine).
+PART_ROWS = 1 << 24
+#: Largest bound accepted for window engines (the memory stays bounded).
+STREAM_MAX_N = 10**10
+
+
+@dataclass(frozen=True, slots=True)
+class StreamResult:
+    """What :func:`stream_table` wrote: the file, its bound, engine, and whether it resumed."""
+
+    path: Path
+    bound: int
+    engine: str
+    resumed_from: int
+    seconds: float
+    largest_value: int
+
+
+def parts_dir(out: Path) -> Path:
+    """Where the parts of ``out`` are kept while it is computed."""
+    return out.with_name(out.name + ".parts")
+
+
+def stream_table(
+    game: Game,
+    n_max: int,
+    out: str | os.PathLike[str],
+    *,
+    resume: bool = False,
+    progress: Progress | None = None,
+    part_rows: int = PART_ROWS,
+) -> StreamResult:
+    """Compute heaps ``0..n_max`` of ``game`` into the parquet file ``out`` (see the module).
+
+    Refuses (one-line :class:`UsageError`) unfinished parts without
+    ``resume``, parts of another game or bound with ``resume``, and a bound
+    the engine cannot reach.
+    """
+    t0 = time.monotonic()
+    path = Path(out)
+    folder = parts_dir(path)
+    engine, window = _engine(game)
+    manifest = {"spec": game.spec, "n_max": n_max, "engine": engine, "part_rows": part_rows}
+    done = _open_parts(folder, manifest, resume)
+    start = done * part_rows
+    top = 0
+    if window is not None:
+        top = _run_window(game, window, n_max, folder, done, part_rows, progress)
+    else:
+        top = _run_whole(game, n_max, folder, done, part_rows, progress)
+    _merge(game, n_max, engine, folder, path, part_rows)
+    shutil.rmtree(folder, ignore_errors=True)
+    return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
+
+
+def _engine(game: Game) -> tuple[str, np.ndarray | None]:
+    from nimproof.games.base import FiniteTakes
+
+    spec = getattr(game, "moves_spec", None)
+    if isinstance(spec, FiniteTakes) and not game.misere:
+        return "subtraction-stream", np.array(sorted(spec.takes), dtype=np.int64)
+    from nimproof.engines import heap_engine
+
+    return heap_engine(game), None
+
+
+def _open_parts(folder: Path, manifest: dict[str, Any], resume: bool) -> int:
+    """Create or reopen the parts folder; the number of finished parts."""
+    mfile = folder / "manifest.json"
+    if folder.exists() and mfile.exists():
+        if not resume:
+            raise UsageError(
+                f"{folder} holds an unfinished run; add --resume to continue it "
+                "or delete the folder to start again"
+            )
+        old = json.loads(mfile.read_text(encoding="utf-8"))
+        if old != manifest:
+            raise UsageError(
+                f"{folder} belongs to another run ({old.get('spec')}, n <= {old.get('n_max')}); "
+                "delete it or choose another --out"
+            )
+        count = 0
+        while (folder / _part_name(count)).exists():
+            count += 1
+        return count
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(mfile, lambda f: f.write(json.dumps(manifest).encode()))
+    return 0
+
+
+def _part_name(i: int) -> str:
+    return f"part-{i:06d}.parquet"
+
+
+def _write_part(folder: Path, i: int, values: np.ndarray) -> None:
+    arrow = pa.table({"grundy": _compact(values)})
+    atomic_write(folder / _part_name(i), lambda f: pq.write_table(arrow, f))
+
+
+def _read_part(folder: Path, i: int) -> np.ndarray:
+    return pq.read_table(folder / _part_name(i)).column("grundy").to_numpy()
+
+
+def _compact(values: np.ndarray) -> np.ndarray:
+    top = int(values.max()) if len(values) else 0
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return values.astype(dtype, copy=False)
+    return values.astype(np.int64, copy=False)
+
+
+def _run_window(
+    game: Game,
+    takes: np.ndarray,
+    n_max: int,
+    folder: Path,
+    done: int,
+    part_rows: int,
+    progress: Progress | None,
+) -> int:
+    """Finite subtraction sets: each chunk needs only the last ``max(takes)`` values."""
+    w = int(takes[-1])
+    stop = n_max + 1
+    buf = np.zeros(w + part_rows, dtype=np.uint8 if len(takes) < 255 else np.uint16)
+    start = done * part_rows
+    if done:
+        tail = np.concatenate([_read_part(folder, i) for i in range(max(0, done - 1), done)])
+        k = min(w, start)
+        buf[w - k : w] = tail[len(tail) - k :]
+    top = 0
+    i = done
+    while start < stop:
+        end = min(stop, start + part_rows)
+        stk.window_subtraction_kernel(buf, w, start, end - start, takes)
+        chunk = buf[w : w + end - start]
+        top = max(top, int(chunk.max()))
+        _write_part(folder, i, chunk)
+        k = min(w, end)
+        buf[w - k : w] = buf[w + end - start - k : w + end - start]
+        i += 1
+        start = end
+        if progress is not None:
+            progress(start, stop)
+    return top
+
+
+def _run_whole(
+    game: Game,
+    n_max: int,
+    folder: Path,
+    done: int,
+    part_rows: int,
+    progress: Progress | None,
+) -> int:
+    """Every other game: the whole table in memory, written out part by part as it grows."""
+    from nimproof.engines import grundy_table
+    from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
+
+    stop = n_max + 1
+    prefix = np.concatenate([_read_part(folder, i) for i in range(done)]) if done else None
+    rule = split_rule(game)
+    if rule is None:
+        values = grundy_table(game, n_max, prefix=prefix, progress=progress)
+        for i in range(done, -(-stop // part_rows)):
+            _write_part(folder, i, values[i * part_rows : (i + 1) * part_rows])
+        return int(values.max())
+    check_memory(game.spec, table_bytes(n_max), n_max)
+    table = SparseTable(rule, stop, prefix=prefix)
+    for i in range(done, -(-stop // part_rows)):
+        end = min(stop, (i + 1) * part_rows)
+        table.extend(end, progress)
+        _write_part(folder, i, table.values[i * part_rows : end])
+    return int(table.values.max())
+
+
+def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_rows: int) -> None:
+    """Write ``path`` from the parts: the store's columns, metadata and content hash."""
+    count = -(-(n_max + 1) // part_rows)
+    dtypes = {
+        str(pq.read_schema(folder / _part_name(i)).field("grundy").type) for i in range(count)
+    }
+    wide = pa.from_numpy_dtype(np.dtype(max(dtypes, key=_width)))
+    h = hashlib.sha256(b"n\0")
+    step = 1 << 20
+    buf = np.arange(step, dtype="<i8")
+    for a in range(0, n_max + 1, step):
+        m = min(step, n_max + 1 - a)
+        h.update(buf[:m].tobytes())
+        buf += step
+    h.update(b"grundy\0")
+    for i in range(count):
+        values = _read_part(folder, i)
+        for a in range(0, len(values), step):
+            m = min(step, len(values) - a)
+            np.copyto(buf[:m], values[a : a + m])
+            h.update(buf[:m].tobytes())
+    meta = {
+        "spec": game.spec,
+        "layout": "heap",
+        "kind": "grundy",
+        "heaps": 1,
+        "bound": n_max,
+        "method": "",
+        "engine": engine,
+        "misere": game.misere,
+        "version": nimproof.__version__,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "rows": n_max + 1,
+        "sha256": h.hexdigest(),
+    }
+    schema = pa.schema([("n", pa.int64()), ("grundy", wide)]).with_metadata(
+        {META_KEY: json.dumps(meta).encode()}
+    )
+
+    def write(f: Any) -> None:
+        with pq.ParquetWriter(
+            f, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
+        ) as writer:
+            n = np.arange(part_rows, dtype=np.int64)
+            for i in range(count):
+                values = _read_part(folder, i)
+                columns = {"n": n[: len(values)], "grundy": values.astype(wide.to_pandas_dtype())}
+                writer.write_table(pa.table(columns, schema=schema))
+                n += part_rows
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, write)
+
+
+def _width(name: str) -> int:
+    return {"uint8": 1, "uint16": 2, "uint32": 4}.get(name, 8)

@@ -1,0 +1,454 @@
+"""Sparse-space tables of two-way take-and-break games and Grundy's game.
+
+:class:`SparseTable` grows the table of one game heap by heap with the kernels
+of :mod:`.sparse_kernels`, in a compact array (``uint16`` while the values
+fit, ``uint32`` after), choosing the method as it goes:
+
+* **sparse** (the rare-value method of Gangolli–Plambeck and Flammenkamp):
+  the bit mask ``M`` that makes the fewest heaps rare is read off the
+  Walsh–Hadamard transform of the histogram of values, and chosen again when
+  a value appears for the first time or the value range doubles (the rare
+  list is rebuilt only when the new mask is clearly better);
+* **dense** (every split, option values packed in a machine word below 64):
+  when more than :data:`DENSE_SHARE` of the heaps are rare under the best
+  mask (Dawson's Kayles, Treblecross), where the sparse method cannot pay.
+
+Both methods give the exact values; the choice only changes the speed. The
+figures researchers read (rare mask, rare heaps and values, last rare heap,
+largest value and where it first occurs) are in :meth:`SparseTable.stats`.
+
+:func:`period_check` looks for the period of a table and asks the periodicity
+prover (:func:`nimproof.provers.periodicity.theorem_window`) which theorem
+proves it for all heaps and how much of the table that theorem needs.
+
+Which games: :func:`split_rule` reads the game's move description
+(``moves_spec``), never its class.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from nimproof.engines import sparse_kernels as sk
+from nimproof.errors import UsageError
+
+if TYPE_CHECKING:
+    from nimproof.games.base import HeapGame
+
+Progress = Callable[[int, int], None]
+
+#: Above this share of rare heaps the dense method is used.
+DENSE_SHARE = 1 / 12
+#: A new mask replaces the current one only when it makes at most this share as many heaps rare.
+RECHOOSE_GAIN = 0.75
+#: Heaps below this are always computed densely (the mask needs a histogram first).
+WARMUP = 1 << 11
+#: Values computed per kernel call (progress and time checks happen in between).
+SPARSE_CHUNK = 1 << 18
+#: Pair visits per dense kernel call.
+DENSE_WORK = 1 << 27
+#: Tables with more heaps than this keep their values in uint16 (while they fit).
+COMPACT_FROM = 1 << 22
+#: Largest heap the sparse engine accepts (2^31: heaps are int32 in the rare list).
+SPARSE_MAX_N = (1 << 31) - 2
+
+
+@dataclass(frozen=True, slots=True)
+class SplitRule:
+    """The moves of a two-way take-and-break game.
+
+    ``digits[k]`` (bits 1, 2, 4) says what removing ``k`` tokens may leave:
+    nothing, one heap, two non-empty heaps; ``digits[0]`` may only be 0 or 4
+    (split without removing). ``unequal``: the two heaps must differ in size
+    (Grundy's game is ``digits = (4,)``, ``unequal = True``).
+    """
+
+    digits: tuple[int, ...]
+    unequal: bool = False
+
+    @property
+    def same_parity(self) -> bool:
+        """True when every removal that splits has the same parity (classes may use it)."""
+        return len({k % 2 for k, d in enumerate(self.digits) if d & 4}) == 1
+
+    @property
+    def split_parity(self) -> int:
+        """The parity of the splitting removals (meaningful when :attr:`same_parity`)."""
+        return next(k % 2 for k, d in enumerate(self.digits) if d & 4)
+
+    @property
+    def last_index(self) -> int:
+        """Index of the last non-zero digit."""
+        return max(k for k, d in enumerate(self.digits) if d)
+
+
+def split_rule(game: object) -> SplitRule | None:
+    """The :class:`SplitRule` of ``game`` when the sparse engine applies, else None.
+
+    Applies to normal-play games whose move description
+    (:attr:`nimproof.games.base.Game.moves_spec`) is a take-and-break code
+    with digits that use only the bits 1, 2, 4 and split somewhere, and to
+    Grundy's game (:class:`~nimproof.games.base.SplitUnequal`).
+    """
+    from nimproof.games.base import SplitUnequal, TakeAndBreak
+
+    if getattr(game, "misere", False):
+        return None
+    spec = getattr(game, "moves_spec", None)
+    if isinstance(spec, SplitUnequal):
+        return SplitRule((4,), unequal=True)
+    if not isinstance(spec, TakeAndBreak):
+        return None
+    digits = spec.digits
+    if any(d >= 8 for d in digits) or digits[0] not in (0, 4) or not any(d & 4 for d in digits):
+        return None
+    return SplitRule(tuple(int(d) for d in digits))
+
+
+def table_bytes(n_max: int) -> int:
+    """Memory the sparse engine needs for heaps ``0..n_max`` in the worst common case.
+
+    Two bytes per value (``uint16``), the rare list (int32, at most
+    :data:`DENSE_SHARE` of the heaps before the dense method takes over) and
+    the period check's failure function over half the table (int32).
+    """
+    n = n_max + 1
+    return 2 * n + int(4 * DENSE_SHARE * n) + 4 * (n // 2) + (64 << 20)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_memory(spec: str, needed: int, n_max: int) -> None:
+    """Refuse, with one line saying how much memory it needs, a table the machine cannot hold."""
+    free = available_memory()
+    if free is not None and needed > free:
+        raise UsageError(
+            f"{spec}: a table of heaps 0..{n_max:,} needs about {needed / 2**30:.1f} GB of memory; "
+            f"{free / 2**30:.1f} GB is available"
+        )
+
+
+class SparseTable:
+    """The growing table of one game (see the module docstring).
+
+    ``values[:n]`` are the values of heaps ``0..n-1``; :meth:`extend` fills
+    more. ``capacity`` is the number of heaps the array holds.
+    """
+
+    def __init__(
+        self,
+        rule: SplitRule,
+        capacity: int,
+        prefix: np.ndarray | None = None,
+        *,
+        warmup: int = WARMUP,
+        dense_share: float = DENSE_SHARE,
+    ) -> None:
+        if capacity < 1:
+            raise UsageError("a table needs at least one heap")
+        self.rule = rule
+        self.warmup = warmup
+        self.dense_share = dense_share
+        self.digits = np.array(rule.digits, dtype=np.int64)
+        # uint32 below COMPACT_FROM heaps (the packed loops run faster on it), uint16 above.
+        dtype = np.uint16 if capacity > COMPACT_FROM else np.uint32
+        self.values = np.zeros(capacity, dtype=dtype)
+        self.n = 0
+        self.P = 1
+        self.mask = 0
+        self.posbit = 0
+        self.cbit = 0
+        self.mode = "dense"
+        self.nrare = 0
+        self.rare = np.zeros(1024, dtype=np.int32)
+        self.hist = np.zeros((2, 2), dtype=np.int64)
+        self.seen = np.full(2, -1, dtype=np.int64)
+        self.parity = np.zeros(1, dtype=np.uint8)
+        self.counts = {"sparse": 0, "dense": 0, "masks": 0, "rebuilds": 0}
+        if prefix is not None and len(prefix):
+            self._load_prefix(np.asarray(prefix)[:capacity])
+
+    # -- state ---------------------------------------------------------------
+
+    def _load_prefix(self, prefix: np.ndarray) -> None:
+        top = int(prefix.max())
+        if top > (1 << 32) - 1:
+            raise UsageError("stored values are too large for the sparse engine")
+        if top > self._vmax():
+            self.values = self.values.astype(np.uint32)
+        self.values[: len(prefix)] = prefix
+        self.n = len(prefix)
+        self._grow_range(top)
+        for r in (0, 1):
+            self.hist[r, : top + 1] += np.bincount(self.values[r : self.n : 2], minlength=top + 1)
+
+    def _grow_range(self, top: int) -> None:
+        P = _pow2_above(top)
+        if P <= self.P and len(self.seen) == self.P + 1:
+            return
+        P = max(P, self.P)
+        hist = np.zeros((2, P + 1), dtype=np.int64)
+        hist[:, : self.hist.shape[1]] = self.hist
+        self.hist = hist
+        seen = np.full(P + 1, -1, dtype=np.int64)
+        seen[: len(self.seen)] = self.seen
+        self.seen = seen
+        self.P = P
+        self.parity = sk.parity_table(self.mask, P)
+
+    def _best_mask(self) -> tuple[tuple[int, int, int], int]:
+        """The class ``(mask, posbit, cbit)`` with the fewest rare heaps in ``1..n-1``, and that count.
+
+        A heap ``m`` is rare when ``popcount(g(m) & mask) ^ (posbit & m) ^ cbit`` is even.
+        The Walsh–Hadamard transform of the histogram gives every mask's count at once;
+        ``posbit = 1`` (classes that alternate with the heap's parity) is allowed only
+        when every splitting removal has the same parity.
+        """
+        even = self.hist[0, : self.P]
+        odd = self.hist[1, : self.P]
+        total = self.n
+        # (posbit, cbit, transform): common heaps must have values of the parity that the
+        # rare-common splits produce, so cbit is fixed by posbit (0, or the parity of the
+        # splitting removals: Flammenkamp's "popcount(G(n) & m) & 1 == (n - t) & 1").
+        options = [(0, 0, sk.walsh_hadamard(even + odd))]
+        if self.rule.same_parity:
+            options.append((1, self.rule.split_parity, sk.walsh_hadamard(even - odd)))
+        best: tuple[tuple[int, int, int], int] = ((0, 0, 0), total + 1)
+        heap0 = int(self.values[0]) if self.n else 0
+        for posbit, cbit, w in options:
+            sign = 1 if cbit == 0 else -1
+            counts = (total + sign * w) // 2
+            if posbit == 0:
+                counts[0] = total + 1  # mask 0: every value is rare
+            m = int(np.argmin(counts))
+            c = int(counts[m])
+            # Heap 0 is counted in the histogram but never in the rare list.
+            if self.n and (bin(heap0 & m).count("1") % 2) ^ cbit == 0:
+                c -= 1
+            if c < best[1]:
+                best = ((m, posbit, cbit), c)
+        return best
+
+    def _use_mask(self, cls: tuple[int, int, int], rare_heaps: int) -> None:
+        self.mask, self.posbit, self.cbit = cls
+        self.parity = sk.parity_table(self.mask, self.P)
+        # Room for twice as many rare heaps: when it fills up, the mask is chosen again.
+        size = max(64, 2 * rare_heaps + 16)
+        if len(self.rare) != size:
+            self.rare = np.zeros(size, dtype=np.int32)
+        self.nrare = sk.collect_rare(
+            self.values, self.n, self.parity, self.posbit, self.cbit, self.rare
+        )
+        self.counts["rebuilds"] += 1
+
+    def _choose(self) -> None:
+        """Choose the method and the mask for the heaps from ``n`` on."""
+        if self.n < self.warmup:
+            self.mode = "dense"
+            return
+        best, count = self._best_mask()
+        self.counts["masks"] += 1
+        if count > self.dense_share * self.n / 2:
+            self.mode = "dense"
+            return
+        current = self.nrare if self.mode == "sparse" else None
+        here = (self.mask, self.posbit, self.cbit)
+        if current is None or (best != here and count < RECHOOSE_GAIN * current):
+            self._use_mask(best, count)
+        self.mode = "sparse"
+
+    def _vmax(self) -> int:
+        """The largest value the array's type holds."""
+        return (1 << 16) - 1 if self.values.dtype == np.uint16 else (1 << 32) - 1
+
+    def _widen(self) -> None:
+        if self.values.dtype == np.uint32:
+            raise UsageError(
+                f"a value above {(1 << 32) - 1:,} at heap {self.n:,}: "
+                "beyond the sparse engine's value type"
+            )
+        self.values = self.values.astype(np.uint32)
+
+    # -- computing -----------------------------------------------------------
+
+    def extend(self, stop: int, progress: Progress | None = None) -> None:
+        """Fill heaps up to ``stop - 1`` (at most ``capacity - 1``)."""
+        stop = min(stop, len(self.values))
+        if self.n == 0 and stop > 0:
+            self._grow_range(0)
+        self._choose()
+        while self.n < stop:
+            start = self.n
+            if self.mode == "sparse":
+                end = min(stop, start + SPARSE_CHUNK)
+                n, self.nrare, reason = sk.sparse_kernel(
+                    self.values,
+                    start,
+                    end,
+                    self.digits,
+                    self.rule.unequal,
+                    self.parity,
+                    self.posbit,
+                    self.cbit,
+                    self.rare,
+                    self.nrare,
+                    self.seen,
+                    self.hist,
+                    self._vmax(),
+                    self.dense_share,
+                )
+            else:
+                end = min(stop, start + max(64, DENSE_WORK // max(1, start)))
+                if start < self.warmup:
+                    end = min(end, self.warmup)
+                n, reason = sk.dense_kernel(
+                    self.values,
+                    start,
+                    end,
+                    self.digits,
+                    self.rule.unequal,
+                    self.seen,
+                    self.hist,
+                    self._vmax(),
+                )
+            self.counts[self.mode] += n - start
+            self.n = n
+            self._react(reason, end)
+            if progress is not None:
+                progress(self.n, stop)
+
+    def _react(self, reason: int, end: int) -> None:
+        if reason == sk.OVERFLOW:
+            self._widen()
+        elif reason == sk.RANGE:
+            self._grow_range(int(self.values[self.n - 1]))
+            if self.mode == "sparse":
+                self._use_mask((self.mask, self.posbit, self.cbit), self.nrare)
+            self._choose()
+        elif reason == sk.NEW_VALUE:
+            self._choose()
+        elif reason == sk.RARE_FULL:
+            grown = np.zeros(2 * len(self.rare), dtype=np.int32)
+            grown[: self.nrare] = self.rare[: self.nrare]
+            self.rare = grown
+            m = self.n - 1
+            if self.parity[int(self.values[m])] ^ (self.posbit & m) ^ self.cbit == 0:
+                self.rare[self.nrare] = self.n - 1
+                self.nrare += 1
+            self._choose()
+        elif reason == sk.DENSE:
+            self.mode = "dense"
+            self._choose()
+        elif self.n == end and self.mode == "dense" and self.n >= self.warmup:
+            self._choose()
+
+    # -- figures -------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Rare mask and counts, last rare heap, largest value and its first heap, methods used.
+
+        The rare figures are for the mask that is best over the whole table
+        (heaps ``1..n-1``; heap 0 is not counted).
+        """
+        g = self.values[: self.n]
+        top = int(g.max()) if self.n else 0
+        (mask, posbit, cbit), rare_heaps = self._best_mask() if self.n else ((0, 0, 0), 0)
+        parity = sk.parity_table(mask, self.P)
+        seen_values = (self.hist[0, : self.P] + self.hist[1, : self.P]) > 0
+        rare_values = int(np.count_nonzero((parity ^ cbit == 0) & seen_values))
+        last_rare = int(sk.last_rare_heap(g, self.n, parity, posbit, cbit)) if rare_heaps else 0
+        return {
+            "values": self.n,
+            "rare_mask": mask,
+            "rare_by_position": bool(posbit),
+            "rare_parity": cbit,
+            "rare_heaps": rare_heaps,
+            "rare_values": rare_values,
+            "last_rare": last_rare,
+            "largest_value": top,
+            "largest_at": int(np.argmax(g)) if self.n else 0,
+            "dtype": str(self.values.dtype),
+            "sparse_heaps": self.counts["sparse"],
+            "dense_heaps": self.counts["dense"],
+        }
+
+
+def _pow2_above(x: int) -> int:
+    p = 1
+    while p <= x:
+        p *= 2
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodCheck:
+    """A period seen in a table and, when a theorem covers it, its proof for all heaps.
+
+    ``proved`` is True only when ``theorem`` applies and the table reaches
+    every heap its window needs; ``window_end`` is that window's end
+    (exclusive, in heaps ``n`` with ``g(n + period) == g(n)`` checked).
+    """
+
+    period: int
+    preperiod: int
+    values: int
+    theorem: str
+    window_end: int
+    proved: bool
+
+
+def period_check(game: HeapGame, values: np.ndarray, count: int) -> PeriodCheck | None:
+    """Look for the period of ``values[:count]`` and whether a theorem proves it.
+
+    The least period of the second half of the table is found in linear time;
+    the preperiod is the least ``n0`` from which it holds through the table.
+    Returns None when the second half holds fewer than two periods. A period
+    is reported as proved only when :func:`theorem_window` names a theorem for
+    ``game`` and the table covers its window.
+    """
+    from nimproof.provers.periodicity import theorem_window
+
+    lo = count // 2
+    if count - lo < 4:
+        return None
+    p = int(sk.least_period_tail(values, lo, count))
+    if 2 * p > count - lo:
+        return None
+    n0 = int(sk.periodic_from(values, p, lo, count))
+    theorem, end = theorem_window(game, p, n0)
+    proved = bool(theorem) and end - 1 + p <= count - 1
+    return PeriodCheck(p, n0, count, theorem, end, proved)
+
+
+def check_points(start: int, stop: int) -> list[int]:
+    """Where to look for a period between ``start`` and ``stop``: every quarter of each doubling."""
+    out = []
+    k = 1 << 10
+    while k < stop:
+        step = max(1, k // 4)
+        for m in range(k, 2 * k, step):
+            if start < m < stop:
+                out.append(m)
+        k *= 2
+    out.append(stop)
+    return sorted(set(out))
+
+
+def elapsed(t0: float) -> float:
+    """Seconds since ``t0`` (``time.monotonic``)."""
+    return time.monotonic() - t0

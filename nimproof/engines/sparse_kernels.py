@@ -1,0 +1,368 @@
+"""numba kernels for two-way take-and-break games in *sparse space*.
+
+The games: a code whose digits use only the bits 1, 2 and 4 (remove ``k``
+tokens and leave nothing, one heap, or two non-empty heaps; the digit before
+the point may split without removing), and Grundy's game (split into two
+*unequal* heaps, flag ``unequal``). A move that splits ``rest`` tokens into
+``a + b`` has the option value ``g(a) xor g(b)``.
+
+**Rare and common values** (Gangolli and Plambeck 1989; Flammenkamp). Fix a
+bit mask ``M``. A value ``v`` is *rare* when ``v & M`` has an even number of
+one bits, *common* otherwise. Parity is linear, so ``common xor common`` and
+``rare xor rare`` are rare, ``rare xor common`` is common. When few heaps
+have rare values (the list ``rare`` of those heaps ``>= 1``) the mex of a
+heap is found without looking at every split:
+
+1. every option value that involves a rare heap (rare-common pairs, which
+   give every *common* option value, and rare-rare pairs) is marked by
+   walking the short list of rare heaps: ``O(#rare)`` per split;
+2. ``c`` = the least common value not marked: no option has value ``c``,
+   because common option values come only from step 1;
+3. the rare values below ``c`` that are not yet marked can only come from
+   common-common pairs; those pairs are walked until every such value is
+   found (usually after a few hundred pairs), or all pairs are exhausted;
+4. ``g(n)`` is the least rare value below ``c`` still unmarked, else ``c``.
+
+Every step is exact: the mask only changes how fast the answer is found, not
+the answer, and the tests compare every value with the plain reference
+implementation. A dense kernel (every pair, option values in one machine
+word while they are below 64) serves games whose rare heaps are not rare.
+
+Kernels return early (with a reason code) when the caller has to act: a value
+that does not fit the array's type, a value at or above the current power of
+two ``P`` (the stamp arrays grow), a value never seen before (the caller may
+choose a better mask), the rare list full, or too many rare heaps for the
+sparse method to pay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Reasons a kernel stops before ``stop``.
+DONE = 0
+OVERFLOW = 1  # the value of heap n does not fit the array's dtype (g[n] not written)
+RANGE = 2  # g[n] >= P: grow the stamp arrays (g[n] written)
+NEW_VALUE = 3  # g[n] is a value never seen before (g[n] written)
+RARE_FULL = 4  # the rare list has no room for the next rare heap (g[n] written)
+DENSE = 5  # rare heaps are too many for the sparse method (g[n] written)
+
+
+@njit(cache=True)
+def parity_table(mask: int, size: int) -> np.ndarray:
+    """``out[v] = popcount(v & mask) % 2`` for ``v < size`` (1: common, 0: rare)."""
+    out = np.zeros(size, dtype=np.uint8)
+    for v in range(size):
+        x = v & mask
+        p = 0
+        while x:
+            p ^= 1
+            x &= x - 1
+        out[v] = p
+    return out
+
+
+@njit(cache=True)
+def walsh_hadamard(hist: np.ndarray) -> np.ndarray:
+    """``w[M] = sum_v hist[v] * (-1)^popcount(v & M)`` for every mask ``M`` (len a power of 2).
+
+    The number of heaps whose value is rare under ``M`` is ``(total + w[M]) / 2``.
+    """
+    w = hist.astype(np.int64).copy()
+    size = w.shape[0]
+    h = 1
+    while h < size:
+        for i in range(0, size, 2 * h):
+            for j in range(i, i + h):
+                x = w[j]
+                y = w[j + h]
+                w[j] = x + y
+                w[j + h] = x - y
+        h *= 2
+    return w
+
+
+@njit(cache=True)
+def collect_rare(
+    g: np.ndarray, stop: int, parity: np.ndarray, posbit: int, cbit: int, rare: np.ndarray
+) -> int:
+    """Write the rare heaps ``1 <= n < stop`` into ``rare``; return their count.
+
+    Heap ``n`` is rare when ``parity[g[n]] ^ (posbit & n) ^ cbit == 0``.
+    ``rare`` must be long enough (the caller sizes it from the histogram).
+    """
+    count = 0
+    for n in range(1, stop):
+        if parity[g[n]] ^ (posbit & n) ^ cbit == 0:
+            rare[count] = n
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def last_rare_heap(g: np.ndarray, count: int, parity: np.ndarray, posbit: int, cbit: int) -> int:
+    """The largest rare heap ``1 <= n < count`` (0 when there is none); see :func:`collect_rare`."""
+    for n in range(count - 1, 0, -1):
+        if parity[g[n]] ^ (posbit & n) ^ cbit == 0:
+            return n
+    return 0
+
+
+@njit(cache=True)
+def _non_split_options(g: np.ndarray, n: int, digits: np.ndarray, seen: np.ndarray) -> int:
+    # Moves that leave nothing or one heap; returns how many there are.
+    count = 0
+    for k in range(1, min(digits.shape[0], n + 1)):
+        d = digits[k]
+        rest = n - k
+        if d & 1 and rest == 0:
+            seen[g[0]] = n
+            count += 1
+        if d & 2 and rest > 0:
+            seen[g[rest]] = n
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _split_count(n: int, k: int, unequal: bool) -> int:
+    # Number of unordered splits of n - k into two non-empty parts (unequal ones if asked).
+    rest = n - k
+    if rest < 2:
+        return 0
+    half = rest // 2
+    if unequal and rest % 2 == 0:
+        half -= 1
+    return half
+
+
+@njit(cache=True)
+def sparse_kernel(
+    g: np.ndarray,
+    start: int,
+    stop: int,
+    digits: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
+    rare: np.ndarray,
+    nrare: int,
+    seen: np.ndarray,
+    hist: np.ndarray,
+    vmax: int,
+    dense_share: float,
+) -> tuple[int, int, int]:
+    """Fill ``g[start:stop]`` by the rare-value method; returns ``(next n, nrare, reason)``.
+
+    The class of heap ``m`` is ``parity[g[m]] ^ (posbit & m) ^ cbit`` (0: rare,
+    1: common); ``posbit`` may be 1 only when every splitting removal ``k`` has
+    the same parity (then the class of a split's value depends on the parity
+    of what is split, Flammenkamp's sparse space "in the domain").
+    ``parity`` (length ``P``, the power of two above every value so far) is
+    ``popcount(v & mask) % 2``; ``rare[:nrare]`` lists, in increasing order,
+    every rare heap ``1 <= m < start``; ``seen`` (length ``P + 1``) is a
+    stamp array never cleared (stamp = heap); ``hist[m & 1, v]`` counts the
+    heaps ``m`` with value ``v`` (``P + 1`` columns). ``vmax``: the largest
+    value the dtype of ``g`` holds. Stops with :data:`DENSE` when more than
+    ``dense_share`` of the heaps are rare.
+    """
+    P = parity.shape[0]
+    kmax = digits.shape[0]
+    want = np.full(P, -1, dtype=np.int64)
+    for n in range(start, stop):
+        count = _non_split_options(g, n, digits, seen)
+        # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
+        tp = 1
+        for k in range(min(kmax, n + 1)):
+            if not digits[k] & 4:
+                continue
+            rest = n - k
+            tp = 1 ^ (posbit & rest)
+            c = _split_count(n, k, unequal)
+            if c == 0:
+                continue
+            count += c
+            for i in range(nrare):
+                r = rare[i]
+                if r >= rest:
+                    break
+                b = rest - r
+                if unequal and b == r:
+                    continue
+                seen[g[r] ^ g[b]] = n
+        value = _finish_mex(g, n, digits, unequal, parity, tp, seen, want) if count else 0
+        if value > vmax:
+            return n, nrare, OVERFLOW
+        g[n] = value
+        first = hist[0, value] + hist[1, value] == 0
+        hist[n & 1, value] += 1
+        if value >= P:
+            return n + 1, nrare, RANGE
+        if parity[value] ^ (posbit & n) ^ cbit == 0 and n >= 1:
+            if nrare == rare.shape[0]:
+                return n + 1, nrare, RARE_FULL
+            rare[nrare] = n
+            nrare += 1
+            if nrare > dense_share * n and n >= 1024:
+                return n + 1, nrare, DENSE
+        if first:
+            return n + 1, nrare, NEW_VALUE
+    return stop, nrare, DONE
+
+
+@njit(cache=True)
+def _finish_mex(
+    g: np.ndarray,
+    n: int,
+    digits: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    tp: int,
+    seen: np.ndarray,
+    want: np.ndarray,
+) -> int:
+    # Steps 2-4 of the method: every option value of parity tp is already marked in seen.
+    P = parity.shape[0]
+    # 2. The least value of parity tp that no option has.
+    cm = 0
+    while cm < P and (parity[cm] != tp or seen[cm] == n):
+        cm += 1
+    # 3. Values of the other parity below cm still unmarked: common-common pairs only.
+    #    want[v] == n marks v as wanted for heap n (a stamp: the array is never cleared).
+    need = 0
+    for v in range(min(cm, P)):
+        if parity[v] != tp and seen[v] != n:
+            want[v] = n
+            need += 1
+    if need > 0:
+        need = _scan_common(g, n, digits, unequal, want, need)
+    # 4. The least value of the other parity still unmarked, else cm.
+    if need > 0:
+        for v in range(min(cm, P)):
+            if want[v] == n:
+                return v
+    return cm
+
+
+@njit(cache=True)
+def _scan_common(
+    g: np.ndarray, n: int, digits: np.ndarray, unequal: bool, want: np.ndarray, need: int
+) -> int:
+    # Walk every split of heap n, unmarking want[x] == n for each option value x, until none is
+    # left.
+    # (Pairs with a rare heap are walked again; they cannot produce a wanted value.)
+    for k in range(min(digits.shape[0], n + 1)):
+        if not digits[k] & 4:
+            continue
+        rest = n - k
+        last = _split_count(n, k, unequal)
+        for a in range(1, last + 1):
+            x = g[a] ^ g[rest - a]
+            if want[x] == n:
+                want[x] = -1
+                need -= 1
+                if need == 0:
+                    return 0
+    return need
+
+
+@njit(cache=True)
+def dense_kernel(
+    g: np.ndarray,
+    start: int,
+    stop: int,
+    digits: np.ndarray,
+    unequal: bool,
+    seen: np.ndarray,
+    hist: np.ndarray,
+    vmax: int,
+) -> tuple[int, int]:
+    """Fill ``g[start:stop]`` looking at every split; returns ``(next n, reason)``.
+
+    While every value is below 64 (``seen`` of length at most 65) the option
+    values of one heap are bits of one machine word; above, stamps in
+    ``seen`` (length ``P + 1``). Stops with :data:`RANGE` when a value reaches
+    ``len(seen) - 1`` (grow ``seen``) and :data:`OVERFLOW` past ``vmax``;
+    ``hist[m & 1, v]`` counts the heaps ``m`` with value ``v``.
+    """
+    P = seen.shape[0] - 1
+    kmax = digits.shape[0]
+    one = np.uint64(1)
+    small = P <= 64
+    for n in range(start, stop):
+        count = 0
+        mask = np.uint64(0)
+        if small:
+            for k in range(1, min(kmax, n + 1)):
+                d = digits[k]
+                rest = n - k
+                if d & 1 and rest == 0:
+                    mask |= one << np.uint64(g[0])
+                    count += 1
+                if d & 2 and rest > 0:
+                    mask |= one << np.uint64(g[rest])
+                    count += 1
+        else:
+            count = _non_split_options(g, n, digits, seen)
+        for k in range(min(kmax, n + 1)):
+            if not digits[k] & 4:
+                continue
+            rest = n - k
+            last = _split_count(n, k, unequal)
+            count += last
+            if small:
+                for a in range(1, last + 1):
+                    mask |= one << np.uint64(g[a] ^ g[rest - a])
+            else:
+                for a in range(1, last + 1):
+                    seen[g[a] ^ g[rest - a]] = n
+        value = 0
+        if count > 0:
+            if small:
+                while mask & one:
+                    mask >>= one
+                    value += 1
+            else:
+                while value < P and seen[value] == n:
+                    value += 1
+        if value > vmax:
+            return n, OVERFLOW
+        g[n] = value
+        hist[n & 1, value] += 1
+        if value >= P:
+            return n + 1, RANGE
+    return stop, DONE
+
+
+@njit(cache=True)
+def least_period_tail(g: np.ndarray, lo: int, hi: int) -> int:
+    """The least period of the segment ``g[lo:hi]`` (its length when it has no shorter one).
+
+    Knuth–Morris–Pratt failure function: O(hi - lo) time, one int32 per value.
+    """
+    m = hi - lo
+    if m <= 1:
+        return max(m, 1)
+    fail = np.zeros(m, dtype=np.int32)
+    j = 0
+    for i in range(1, m):
+        while j > 0 and g[lo + i] != g[lo + j]:
+            j = fail[j - 1]
+        if g[lo + i] == g[lo + j]:
+            j += 1
+        fail[i] = j
+    return m - fail[m - 1]
+
+
+@njit(cache=True)
+def periodic_from(g: np.ndarray, p: int, lo: int, hi: int) -> int:
+    """The least ``n0 <= lo`` with ``g[n + p] == g[n]`` for every ``n0 <= n < hi - p``.
+
+    Assumes it holds for ``lo <= n < hi - p``; walks down from ``lo``.
+    """
+    n = lo
+    while n > 0 and g[n - 1 + p] == g[n - 1]:
+        n -= 1
+    return n

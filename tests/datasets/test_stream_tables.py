@@ -1,0 +1,118 @@
+"""Streamed tables: the same values as the engines, the store's format, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from nimproof import datasets
+from nimproof.cli.main import main
+from nimproof.datasets import stream
+from nimproof.engines import grundy_table, reference
+from nimproof.engines import stream_kernels as stk
+from nimproof.errors import UsageError
+from nimproof.games import parse_spec
+
+
+@pytest.mark.parametrize(
+    "spec", ["subtraction:1,3,4", "subtraction:2,5,7,11", "knim:40", "knim:70"]
+)
+def test_window_kernel_matches_the_reference(spec: str) -> None:
+    game = parse_spec(spec)
+    takes = np.array(sorted(game.takes), dtype=np.int64)  # type: ignore[attr-defined]
+    w = int(takes[-1])
+    n = 400
+    want = reference.heap_table(game, n - 1)  # type: ignore[arg-type]
+    # Two chunks, the second started from the window the first leaves.
+    buf = np.zeros(w + n, dtype=np.uint8)
+    stk.window_subtraction_kernel(buf, w, 0, 150, takes)
+    first = buf[w : w + 150].copy()
+    buf[:w] = first[150 - w :] if w <= 150 else np.concatenate([np.zeros(w - 150, np.uint8), first])
+    stk.window_subtraction_kernel(buf, w, 150, n - 150, takes)
+    assert np.concatenate([first, buf[w : w + n - 150]]).tolist() == want
+
+
+@pytest.mark.parametrize("spec", ["subtraction:1,3,4", "kayles", "half-heap", "octal:0.8"])
+def test_stream_writes_the_stores_format(tmp_path: Path, spec: str) -> None:
+    game = parse_spec(spec)
+    out = tmp_path / "t.parquet"
+    got = stream.stream_table(game, 1000, out, part_rows=128)
+    assert got.bound == 1000 and not stream.parts_dir(out).exists()
+    table = datasets.store.read(out)
+    assert table.grundy.tolist() == grundy_table(game, 1000).tolist()
+    assert table.bound == 1000 and table.spec == game.spec
+    assert pq.ParquetFile(out).metadata.num_row_groups == 8
+
+
+def test_interrupted_run_resumes_after_its_last_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = parse_spec("subtraction:2,5,7,11")
+    out = tmp_path / "t.parquet"
+    real = stream._write_part
+    written: list[int] = []
+
+    def dying(folder: Path, i: int, values: np.ndarray) -> None:
+        if i == 3:
+            raise KeyboardInterrupt
+        written.append(i)
+        real(folder, i, values)
+
+    monkeypatch.setattr(stream, "_write_part", dying)
+    with pytest.raises(KeyboardInterrupt):
+        stream.stream_table(game, 999, out, part_rows=100)
+    assert written == [0, 1, 2] and not out.exists()
+    monkeypatch.setattr(stream, "_write_part", real)
+    with pytest.raises(UsageError, match="--resume"):
+        stream.stream_table(game, 999, out, part_rows=100)
+    with pytest.raises(UsageError, match="another run"):
+        stream.stream_table(game, 5000, out, part_rows=100, resume=True)
+    again: list[int] = []
+
+    def counting(folder: Path, i: int, values: np.ndarray) -> None:
+        again.append(i)
+        real(folder, i, values)
+
+    monkeypatch.setattr(stream, "_write_part", counting)
+    got = stream.stream_table(game, 999, out, part_rows=100, resume=True)
+    assert again == list(range(3, 10)) and got.resumed_from == 300
+    assert datasets.store.read(out).grundy.tolist() == reference.heap_table(game, 999)  # type: ignore[arg-type]
+
+
+def test_sparse_games_resume_from_their_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = parse_spec("officers")
+    out = tmp_path / "o.parquet"
+    real = stream._write_part
+
+    def dying(folder: Path, i: int, values: np.ndarray) -> None:
+        if i == 2:
+            raise KeyboardInterrupt
+        real(folder, i, values)
+
+    monkeypatch.setattr(stream, "_write_part", dying)
+    with pytest.raises(KeyboardInterrupt):
+        stream.stream_table(game, 5000, out, part_rows=1024)
+    monkeypatch.setattr(stream, "_write_part", real)
+    stream.stream_table(game, 5000, out, part_rows=1024, resume=True)
+    assert datasets.store.read(out).grundy.tolist() == grundy_table(game, 5000).tolist()
+
+
+def test_cli_streams_and_refuses_large_tables_in_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s.parquet"
+    assert (
+        main(["table", "subtraction:1,3,4", "--max-n", "100000", "--out", str(out), "--json"]) == 0
+    )
+    assert '"engine": "subtraction-stream"' in capsys.readouterr().out
+    # Period 7 from heap 0: 0 1 0 1 2 3 2 (Golomb; checked by the period tests).
+    want = [[0, 1, 0, 1, 2, 3, 2][n % 7] for n in range(99_990, 100_001)]
+    assert datasets.store.read(out).grundy[-11:].tolist() == want
+    assert main(["table", "subtraction:1,3,4", "--max-n", "1000000000"]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["table", "subtraction:1,3,4", "--max-n", "10", "--resume"]) == 2
