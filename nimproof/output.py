@@ -42,8 +42,17 @@ class OutputFile:
 
     @property
     def is_stdout(self) -> bool:
-        """True when the output goes to standard output (``-``)."""
-        return self.path is None
+        """True when the output goes to standard output: ``-``, or a path that is the same
+        file as standard output (``/dev/stdout``, ``/proc/self/fd/1``)."""
+        if self.path is None:
+            return True
+        if not self.special:
+            return False
+        try:
+            here, out = os.stat(self.path), os.fstat(sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            return False
+        return (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino)
 
     def write_text(self, text: str) -> None:
         """Write ``text`` (UTF-8) to the destination; see :func:`write_text`."""

@@ -244,10 +244,11 @@ class Verdict:
     ) -> Verdict:
         """Combine method results soundly.
 
-        A re-checked counterexample from any method refutes. Otherwise the
-        strongest ``proved`` scope wins. A counterexample that could not be
-        re-checked never refutes (the verdict is then ``unknown`` unless some
-        other method proves).
+        A re-checked counterexample from any method refutes. Otherwise a
+        candidate counterexample that could not be confirmed (``rechecked``
+        false) makes the verdict ``unknown``, with the candidate shown: evidence
+        against the claim is never outweighed by a proof of a smaller scope.
+        Otherwise the strongest ``proved`` scope wins.
         """
         refuting = [
             r
@@ -265,6 +266,12 @@ class Verdict:
                 expect,
                 seconds,
                 require,
+            )
+        unconfirmed = [r for r in results if r.counterexample and not r.counterexample.rechecked]
+        if unconfirmed:
+            shown = unconfirmed[0].counterexample
+            return cls(
+                claim_id, "unknown", NO_SCOPE, tuple(results), shown, expect, seconds, require
             )
         proved = [r for r in results if r.status == "proved"]
         if proved:

@@ -40,7 +40,7 @@ _KIND_FIELDS: dict[str, set[str]] = {
     "p_positions": {"predicate", "witness"},
     "identity": {"predicate", "variables"},
     "sum_rule": {"components"},
-    "periodic": {"period", "preperiod", "saltus"},
+    "periodic": {"period", "preperiod", "saltus", "least"},
     "value": {"positions", "values", "winning_moves"},
     "sequence": {"values", "offset"},
 }
@@ -184,7 +184,8 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
             saltus=_int(table, "saltus", where) or 0,
             positions=tuple(_position_list(table.get("positions", []), where)),
             values=tuple(table.get("values", [])),
-            winning_moves=tuple(table.get("winning_moves", [])),
+            winning_moves=tuple(_winning_moves(table.get("winning_moves", []), where)),
+            least=_bool(table, "least", where),
             offset=_int(table, "offset", where, low=0) or 0,
             params=values,
             checks=checks,
@@ -335,6 +336,37 @@ def _int(table: dict[str, Any], key: str, where: str, low: int = -(10**12)) -> i
     if isinstance(v, bool) or not isinstance(v, int) or v < low:
         raise ClaimError(f"{where}: {key!r} must be a whole number >= {low}")
     return v
+
+
+def _bool(table: dict[str, Any], key: str, where: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ClaimError(f"{where}: {key} must be true or false, got {value!r}")
+    return value
+
+
+def _winning_moves(raw: Any, where: str) -> list[Any]:
+    """One list of moves per position; a move is a heap size or a (nested) list of them."""
+
+    def move_ok(m: Any, depth: int = 0) -> bool:
+        if isinstance(m, int) and not isinstance(m, bool):
+            return m >= 0
+        return isinstance(m, list) and depth < 4 and all(move_ok(x, depth + 1) for x in m)
+
+    if not isinstance(raw, list):
+        raise ClaimError(
+            f"{where}: winning_moves must be a list with one list of moves per position"
+        )
+    for i, moves in enumerate(raw):
+        if not isinstance(moves, list):
+            raise ClaimError(f"{where}: winning_moves[{i}] must be a list of moves, got {moves!r}")
+        for m in moves:
+            if not move_ok(m):
+                raise ClaimError(
+                    f"{where}: winning_moves[{i}] has {m!r}; a move is written as the heaps it "
+                    "leaves: a whole number >= 0 or a list of them"
+                )
+    return raw
 
 
 def _position_list(raw: Any, where: str) -> list[Any]:

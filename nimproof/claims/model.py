@@ -61,7 +61,8 @@ class Claim:
       optional ``witness``;
     * ``identity``: ``variables`` and ``formula`` (a predicate in them);
     * ``sum_rule``: ``components`` (heap-game specs);
-    * ``periodic``: ``game``, ``period``, ``preperiod``, ``saltus``;
+    * ``periodic``: ``game``, ``period``, ``preperiod``, ``saltus`` (``g(n + period) =
+      g(n) + saltus`` for all ``n >= preperiod``); ``least`` also asks that both are the least;
     * ``value``: ``game``, ``positions`` and ``values`` (and optionally
       ``winning_moves``: for each position, the positions a winning move leads to);
     * ``sequence``: ``game``, ``values`` from heap ``offset``.
@@ -79,6 +80,7 @@ class Claim:
     period: int | None = None
     preperiod: int | None = None
     saltus: int = 0
+    least: bool = False
     positions: tuple[Any, ...] = ()
     values: tuple[Any, ...] = ()
     winning_moves: tuple[Any, ...] = ()
@@ -116,6 +118,8 @@ class Claim:
             out["witness"] = self.witness
         if self.kind == "periodic":
             out.update(period=self.period, preperiod=self.preperiod, saltus=self.saltus)
+            if self.least:
+                out["least"] = True
         if self.kind in ("value", "sequence"):
             out.update(positions=list(self.positions), values=list(self.values), offset=self.offset)
             if self.winning_moves:

@@ -84,10 +84,11 @@ def run(args: argparse.Namespace) -> int:
     """Decide the claim and print the verdict (exit 1 when refuted)."""
     from rich.markup import escape
 
-    from nimproof.provers import ALL_SCOPE, verify_claim
+    from nimproof.provers import ALL_SCOPE
+    from nimproof.provers.isolate import decide
 
     claim = build_claim(args)
-    verdict = verify_claim(claim, timeout=args.timeout)
+    verdict = decide(claim, args.timeout)
     failed = verdict.status == "refuted" or not verdict.scope_met
     if args.json:
         print_json(verdict.to_json())
@@ -123,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
         from nimproof.reports.text import counterexample_facts
 
         cx = verdict.counterexample.to_json()
-        console.print(f"  counterexample: {cx['explanation']}", markup=False, soft_wrap=True)
-        for label, text in counterexample_facts(cx, claim.kind):
-            console.print(f"    {label}: {text}", markup=False, soft_wrap=True)
+        label = "counterexample" if cx["rechecked"] else "candidate counterexample (not confirmed)"
+        console.print(f"  {label}: {cx['explanation']}", markup=False, soft_wrap=True)
+        for fact, text in counterexample_facts(cx, claim.kind):
+            console.print(f"    {fact}: {text}", markup=False, soft_wrap=True)
     return 1 if failed else 0

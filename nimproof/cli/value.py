@@ -65,11 +65,15 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
     heaps = []
     for w in words:
         t = w.strip()
-        if not t.isdigit() or len(t) > (MAX_NIM_DIGITS if nim else 12):
+        if not t.isascii() or not t.isdigit():
             raise UsageError(f"malformed position: heap sizes are whole numbers >= 0, got {w!r}")
+        digits = len(t.lstrip("0"))
+        limit = 10**MAX_NIM_DIGITS - 1 if nim else MAX_HEAP_WORD
+        if digits > len(str(limit)) or int(t) > limit:
+            shown = t if len(t) <= 30 else f"{t[:12]}...({len(t)} digits)"
+            what = f"{MAX_NIM_DIGITS} digits" if nim else f"{MAX_HEAP_WORD:,}"
+            raise UsageError(f"heap {shown} is too large for this engine: limit {what}")
         v = int(t)
-        if v > MAX_HEAP_WORD and not nim:
-            raise UsageError(f"heap {v} is beyond the largest supported heap ({MAX_HEAP_WORD:,})")
         heaps.append(v)
     spec = game.moves_spec
     if isinstance(spec, OneHeapOfEach) and len(heaps) != len(spec.components):

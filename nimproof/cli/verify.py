@@ -70,9 +70,9 @@ def register(sub: Any) -> None:
 
 
 def _one(claim: Claim, timeout: float) -> dict[str, Any]:
-    from nimproof.provers import verify_claim
+    from nimproof.provers.isolate import decide as decide_one
 
-    verdict = verify_claim(claim, timeout=timeout)
+    verdict = decide_one(claim, timeout)
     return {"claim": claim.to_json(), "verdict": verdict.to_json()}
 
 

@@ -15,14 +15,17 @@ from collections.abc import Callable, Hashable, Iterable
 from nimproof.games.base import Game, HeapGame, Position, canonical_heaps, mex
 
 
-def heap_table(game: HeapGame, n_max: int) -> list[int]:
+def heap_table(game: HeapGame, n_max: int, check: Callable[[], None] | None = None) -> list[int]:
     """Grundy values of single heaps ``0..n_max`` of a normal-play heap game.
 
     ``g(n) = mex{ g(a1) xor g(a2) xor ... : n -> (a1, a2, ...) }`` (a move
-    that leaves several heaps leaves their sum, by Sprague–Grundy).
+    that leaves several heaps leaves their sum, by Sprague–Grundy). ``check``
+    is called once per heap (a deadline: it may raise to stop the work).
     """
     g: list[int] = []
     for n in range(n_max + 1):
+        if check is not None:
+            check()
         values = set()
         for parts in game.options(n):
             v = 0

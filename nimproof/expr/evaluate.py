@@ -120,7 +120,7 @@ class _Exact(Walker[Scalar]):
     def walk_index(self, node: nodes.Index, env: Env) -> Scalar:
         seq = env[node.seq]
         i = int(self.walk(node.index, env))
-        if not 0 <= i < len(seq):
+        if not -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
             raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
         return int(seq[i])
 
@@ -294,13 +294,13 @@ class _Vector(Walker[Vec]):
         idx, bad = self.walk(node.index, env)
         if idx.ndim == 0:
             i = int(idx)
-            if not 0 <= i < len(seq):  # undefined wherever it is evaluated, which may be nowhere
+            if not -len(seq) <= i < len(seq):  # undefined wherever evaluated (maybe nowhere)
                 return np.asarray(0, dtype=np.int64), np.asarray(True)
             return np.asarray(seq[i], dtype=np.int64), bad
         out = np.zeros(np.broadcast_shapes(idx.shape, *[np.shape(s) for s in seq]), dtype=np.int64)
-        oob = (idx < 0) | (idx >= len(seq))
+        oob = (idx < -len(seq)) | (idx >= len(seq))
         for i, s in enumerate(seq):
-            out = np.where(idx == i, s, out)
+            out = np.where((idx == i) | (idx == i - len(seq)), s, out)
         return out, _or(bad, oob)
 
     def walk_unary(self, node: nodes.Unary, env: Env) -> Vec:

@@ -321,8 +321,8 @@ class _Compiler(Walker[Any]):
         fixed = self.fold(node.index, env)
         if fixed is not None:
             i = int(fixed)
-            if 0 <= i < len(seq):
-                return self.term(seq[i], f"{node.seq}[{i}]")
+            if -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
+                return self.term(seq[i], f"{node.seq}[{i % len(seq)}]")
             self.guard(z3.BoolVal(False), path)  # out of range: undefined wherever evaluated
             return self.zero()
         i_term = self.compile(node.index, env, path)
@@ -332,12 +332,15 @@ class _Compiler(Walker[Any]):
             if len(seq) < (1 << self.width):
                 self.guard(z3.ULT(i_term, len(seq)), path)
         else:
-            self.guard(z3.And(i_term >= 0, i_term < len(seq)), path)
+            self.guard(z3.And(i_term >= -len(seq), i_term < len(seq)), path)
         if reachable == 0:
             return self.zero()
         out = self.term(seq[reachable - 1], where)
         for j in reversed(range(reachable - 1)):
             out = z3.If(i_term == j, self.term(seq[j], where), out)
+        if self.width is None:  # unbounded integers: negative indexes count from the end
+            for j in range(len(seq)):
+                out = z3.If(i_term == j - len(seq), self.term(seq[j], where), out)
         return out
 
     def walk_compare(self, node: nodes.Compare, env: Mapping[str, object], path: Path) -> Any:

@@ -20,6 +20,7 @@ import tomli_w
 from nimproof.errors import UsageError
 from nimproof.expr import parse, uses_bitwise
 from nimproof.miner.model import Guess
+from nimproof.output import atomic_write_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +188,7 @@ def write_family(directory: Path, family: str, text: str) -> Path:
     path = directory / f"{slug(family)}.toml"
     if path.exists() and not path.read_text(encoding="utf-8").startswith(MARKER):
         raise UsageError(f"{path} exists and was not written by the miner; not replacing it")
-    path.write_text(text, encoding="utf-8")
+    atomic_write_text(path, text)  # a run killed at any moment leaves the old file or the new one
     return path
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import dataclasses
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nimproof.claims.model import Claim
 from nimproof.methods import ORDER, REGISTRY, RunFunction
+from nimproof.provers import evidence
 from nimproof.provers.context import ClaimContext, prepare
+from nimproof.provers.deadline import TimeUp
 from nimproof.verdict import MethodResult, Verdict
 
 
@@ -59,14 +61,20 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
 
 
 def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
-    """Run one registered method on a prepared claim.
+    """Run one registered method on a prepared claim, its candidate counterexample settled.
 
     Never raises: a method that fails internally gives an ``unknown`` result
-    naming the error and where it happened.
+    naming the error and where it happened; one that reaches the claim's
+    deadline gives ``unknown`` ("time limit reached"). A candidate
+    counterexample the method could not confirm is settled exactly
+    (:func:`nimproof.provers.evidence.settle`): confirmed, dismissed, or kept
+    as an unconfirmed candidate that keeps the claim from being proved.
     """
     start = time.monotonic()
     try:
-        return METHODS[name](ctx, options)
+        result = METHODS[name](ctx, options)
+    except TimeUp as exc:
+        return MethodResult(name, "unknown", detail=str(exc), seconds=time.monotonic() - start)
     except Exception as exc:  # a method's failure is an answer (unknown), not a crash
         last = traceback.extract_tb(exc.__traceback__)[-1]
         where = f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno}"
@@ -76,6 +84,10 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
             detail=f"internal error {type(exc).__name__}: {exc} ({where})",
             seconds=time.monotonic() - start,
         )
+    settled = evidence.settle(ctx, result)
+    if settled is result:
+        return result
+    return dataclasses.replace(settled, seconds=time.monotonic() - start)
 
 
 #: Methods whose proofs cover every position (in registry order, strongest first).
@@ -128,7 +140,13 @@ def _auto_witness(ctx: ClaimContext) -> ClaimContext:
     return dataclasses.replace(ctx, witness_name=name)
 
 
-def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = False) -> Verdict:
+def verify_claim(
+    claim: Claim,
+    *,
+    timeout: float = 600.0,
+    only_named: bool = False,
+    report: Callable[[MethodResult], None] | None = None,
+) -> Verdict:
     """Run the claim's methods, strongest scope first, and combine their results.
 
     The all-positions methods of the registry (the automata method by
@@ -141,6 +159,12 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = Fal
     claim's checks name, each to the end (to test one method at a time).
     Never raises for a claim that :func:`prepare` accepts: a method that
     fails internally contributes an ``unknown`` result naming the error.
+    Every candidate counterexample a method finds is settled exactly before
+    the next method runs (:mod:`.evidence`, in :func:`run_method`); ``report``
+    receives each method's settled result as soon as it exists (the worker
+    of :func:`nimproof.provers.isolate.decide` streams them). The deadline is
+    cooperative here; :func:`~nimproof.provers.isolate.decide` enforces it for
+    code that cannot poll.
     """
     t0 = time.monotonic()
     ctx = prepare(claim, deadline=t0 + timeout)
@@ -156,6 +180,8 @@ def verify_claim(claim: Claim, *, timeout: float = 600.0, only_named: bool = Fal
             continue
         result = run_method(name, ctx, options)
         results.append(result)
+        if report is not None:
+            report(result)
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break
     return Verdict.combine(

@@ -200,7 +200,14 @@ def _confirmed(
         if ctx.one_heap:
             exact = rc.heap_counterexample(ctx, int(x), "reference implementation")
         else:
-            exact = rc.first_disagreement(ctx, tuple(x))
+            from nimproof.provers import evidence
+
+            # Small positions: the smallest wrong position below, by the reference. Large
+            # ones: Sprague–Grundy over reference heap tables (exact and fast at any size).
+            small = ctx.game is not None and rc.position_count(ctx.game, tuple(x)) <= 5000
+            exact = (
+                rc.first_disagreement(ctx, tuple(x)) if small else evidence.wrong_at(ctx, tuple(x))
+            )
     except (ValueError, RecursionError):
         exact = None
     if exact is not None:
@@ -230,7 +237,7 @@ def _no_move_reaches(
 
 def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
     """z3 on the concrete position: is there a legal move into the claim's target? (unsat: no)."""
-    from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps
+    from nimproof.provers import z3_bitvec
 
     assert ctx.formula is not None
     values = [int(x)] if ctx.one_heap else list(x)
@@ -253,7 +260,7 @@ def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
                 move = z3.And(z3.ULT(q[0], p[0]), rel.term, *rel.guards)
             c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width)
         else:
-            mg = multi_game(with_heaps(ctx, h), width)
+            mg = z3_bitvec._multi_game(z3_bitvec._with_heaps(ctx, h), width)
             move = mg.move(p, q)
             c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width)
     except Unsupported:

@@ -30,6 +30,10 @@ from nimproof.games import (
 
 #: Built-in winning-move witnesses (see :mod:`nimproof.provers.witnesses`).
 BUILTIN_WITNESSES = ("nim", "misere-nim", "moore", "staircase")
+#: Kinds that are about one game (``game`` must be a non-empty spec).
+GAME_KINDS = ("grundy", "p_positions", "periodic", "value", "sequence")
+#: Kinds that need a formula or predicate.
+FORMULA_KINDS = ("grundy", "p_positions", "identity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,10 @@ def prepare(claim: Claim, *, deadline: float = 0.0) -> ClaimContext:
 
 def _prepare(claim: Claim) -> ClaimContext:
     params = dict(claim.params)
+    if claim.kind in GAME_KINDS and not (claim.game or "").strip():
+        raise ClaimError(f"claim {claim.id!r}: the game spec is empty; give one, e.g. 'nim'")
+    if claim.kind in FORMULA_KINDS and not (claim.formula or "").strip():
+        raise ClaimError(f"claim {claim.id!r}: the formula is empty")
     game: Game | None = parse_spec(claim.game) if claim.game else None
     ctx = ClaimContext(claim, game, None, params)
     kind = claim.kind

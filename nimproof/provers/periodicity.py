@@ -10,8 +10,10 @@
   the theorem's own. The theorem needs two-way splits only (digits below 8)
   and no split without removal (``d0 = 0``).
 
-A ``periodic`` claim says the **least** period is ``period`` and the **least**
-preperiod is ``preperiod`` (with ``saltus`` s: ``g(n + p) = g(n) + s``). The
+A ``periodic`` claim says ``g(n + period) = g(n) + saltus`` for every
+``n >= preperiod`` (any valid period and preperiod, as the README defines
+it); with ``least = true`` it also says both are the least ones. The least
+period and preperiod found are reported either way. The
 table comes from the engine and is compared with the reference
 implementation over the whole window where that is affordable. Without an
 applicable theorem the claim is verified up to ``max_n`` only.
@@ -87,18 +89,22 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 ref,
                 "period",
                 t0,
-                f"g({n + p}) = {int(table[n + p])} but g({n}) + {s} = {int(table[n]) + s}",
+                f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
+                f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
             )
-    not_least = _not_least(ctx, table, ref, ref_n, t0, stats)
-    if not_least is not None:
-        return not_least
+    d, n1 = least_period(table, p, n0, s)
+    stats.update(least_period=d, least_preperiod=n1)
+    if claim.least and (d, n1) != (p, n0):
+        return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats, t0)
+    found = f"least period {d} from least preperiod {n1}"
     if theorem:
         stats.update(theorem=theorem, window_end=end)
         return MethodResult(
             NAME,
             "proved",
             Scope("all", measure="heap"),
-            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}",
+            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
+            f"{found}",
             time.monotonic() - t0,
             stats=stats,
         )
@@ -106,53 +112,75 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         NAME,
         "proved",
         Scope("bound", bound=last, measure="heap"),
-        "no periodicity theorem applies; verified on the computed table",
+        f"no periodicity theorem applies; verified on the computed table; {found} within it",
         time.monotonic() - t0,
         stats=stats,
     )
 
 
-def _not_least(
-    ctx: ClaimContext,
-    table: Any,
-    ref: list[int],
-    ref_n: int,
-    t0: float,
-    stats: dict[str, Any],
-) -> MethodResult | None:
-    """A refutation when a smaller preperiod or a smaller period already holds (None if not)."""
-    claim = ctx.claim
-    p, n0, s = claim.period or 1, claim.preperiod or 0, claim.saltus
-    if n0 > 0 and int(table[n0 - 1 + p]) == int(table[n0 - 1]) + s:
-        return _refute(
-            ctx,
-            n0 - 1,
-            p,
-            s,
-            table,
-            ref,
-            "preperiod",
-            t0,
-            f"g({n0 - 1 + p}) = g({n0 - 1}) + {s} already, so the preperiod is smaller than {n0}",
-        )
+def least_period(table: np.ndarray, p: int, n0: int, s: int) -> tuple[int, int]:
+    """The least period and its least preperiod, given that ``(p, n0, s)`` holds on ``table``.
+
+    An eventual period with saltus divides into the least one: a divisor ``d``
+    of ``p`` (with ``s d / p`` whole) that holds for one full period from
+    ``n0`` holds for every ``n >= n0``, because both sides advance by ``s``
+    every ``p`` steps. Its least preperiod is found by extending it downwards
+    from ``n0`` while it still holds.
+    """
+    best = p
     for d in range(1, p):
         if p % d or (s * d) % p:
             continue
         sd = s * d // p
         if all(int(table[n + d]) == int(table[n]) + sd for n in range(n0, n0 + p)):
-            text = f"period {d} already holds from n = {n0} (one full period checked), so {p} is not the least"
-            cx = Counterexample(
-                n0, "period", text, p, d, None, ref_n >= n0 + p + d, "reference table"
-            )
-            return MethodResult(
-                NAME,
-                "refuted",
-                detail=text,
-                seconds=time.monotonic() - t0,
-                counterexample=cx,
-                stats=stats,
-            )
-    return None
+            best = d
+            break
+    sd = s * best // p
+    n1 = n0
+    while n1 > 0 and int(table[n1 - 1 + best]) == int(table[n1 - 1]) + sd:
+        n1 -= 1
+    return best, n1
+
+
+def _not_least(
+    ctx: ClaimContext,
+    p: int,
+    n0: int,
+    d: int,
+    n1: int,
+    rechecked: bool,
+    stats: dict[str, Any],
+    t0: float,
+) -> MethodResult:
+    """A ``least = true`` claim whose period or preperiod is valid but not the least."""
+    s = ctx.claim.saltus
+    rule = f"g(n + {d}) = g(n){' + ' + str(s * d // p) if s else ''}"
+    if d != p:
+        text = (
+            f"The claimed period {p} holds from n = {n0}, but it is not the least: {rule} already "
+            f"holds for every n >= {n1}, so the least period is {d} (with least preperiod {n1})."
+        )
+        condition, claimed, actual = "least-period", p, d
+    else:
+        text = (
+            f"The claimed period {p} holds from n = {n0}, but {n0} is not the least preperiod: "
+            f"g({n1 + p}) = g({n1}){' + ' + str(s) if s else ''} and the period holds for every "
+            f"n >= {n1}, so the least preperiod is {n1}."
+        )
+        condition, claimed, actual = "least-preperiod", n0, n1
+    cx = Counterexample(
+        None,
+        condition,
+        text,
+        claimed,
+        actual,
+        None,
+        rechecked,
+        "reference table" if rechecked else "",
+    )
+    return MethodResult(
+        NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx, stats=stats
+    )
 
 
 def theorem_window(
@@ -200,7 +228,7 @@ def _refute(
 ) -> MethodResult:
     rechecked = n + p < len(ref)
     cx = Counterexample(
-        n,
+        n + p,
         cond,
         text,
         int(table[n]) + s,

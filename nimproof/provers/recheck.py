@@ -17,6 +17,7 @@ from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
 from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, TakeAndBreak
+from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample
 
@@ -61,7 +62,9 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
         if base.splits and n > 40:
             return None
         return reference.value(game, n)
-    return reference.heap_table(base, n)[n]
+    return reference.heap_table(base, n, check=lambda: deadline.check(ctx.deadline, "re-checking"))[
+        n
+    ]
 
 
 def position_count(game: Game, position: Sequence[int]) -> float:
@@ -199,6 +202,7 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
     frontier = [(sum(point), point)]
     examined = 0
     while frontier and examined < RECHECK_POSITIONS:
+        deadline.check(ctx.deadline, "re-checking")
         _, pos = heapq.heappop(frontier)
         examined += 1
         actual = true_position_value(ctx, pos, cache)

@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 
 from nimproof.engines import reference
 from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
+from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import fixed_moves
 from nimproof.verdict import Counterexample, MethodResult, Scope
@@ -37,11 +38,34 @@ DIRECT_BUDGET = 20_000
 SPLIT_BUDGET = 40
 
 
+#: Most work (roughly, set insertions) a reference heap table may take for a value claim.
+REFERENCE_COST = 2e9
+
+
+class TooLarge(Exception):
+    """A position beyond what the reference implementation can evaluate."""
+
+
+def reference_limit(game: HeapGame) -> int:
+    """The largest heap whose reference table costs at most :data:`REFERENCE_COST`."""
+    from nimproof.provers.recheck import heap_cost
+
+    lo, hi = 0, 1 << 40
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if heap_cost(game, mid) <= REFERENCE_COST:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 class _Oracle:
     """Reference values of the claim's positions, shared caches, and how each was computed."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, deadline: float = 0.0) -> None:
         self.game = game
+        self.deadline = deadline
         self.cache: dict[Hashable, int] = {}
         self.tables: list[int] = []
         self.methods: set[str] = set()
@@ -49,7 +73,16 @@ class _Oracle:
     def heap_table(self, n: int) -> list[int]:
         assert isinstance(self.game, HeapGame)
         if len(self.tables) <= n:
-            self.tables = reference.heap_table(self.game, max(n, 2 * len(self.tables)))
+            limit = reference_limit(self.game)
+            if n > limit:
+                raise TooLarge(
+                    f"heap {n} is too large for this engine (the reference implementation): "
+                    f"limit {limit:,} for {self.game.spec}"
+                )
+            size = min(max(n, 2 * len(self.tables)), limit)
+            self.tables = reference.heap_table(
+                self.game, size, check=lambda: deadline.check(self.deadline, "computing a table")
+            )
         return self.tables
 
     def value(self, position: Any) -> int:
@@ -110,7 +143,15 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         return MethodResult(NAME, "unknown", detail=f"does not apply to {ctx.kind} claims")
     game = ctx.game
     assert game is not None
-    oracle = _Oracle(game)
+    oracle = _Oracle(game, ctx.deadline)
+    try:
+        return _values(ctx, oracle, t0)
+    except TooLarge as exc:
+        return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
+
+
+def _values(ctx: ClaimContext, oracle: _Oracle, t0: float) -> MethodResult:
+    game = oracle.game
     for i, (pos, expected) in enumerate(zip(ctx.claim.positions, ctx.claim.values, strict=True)):
         actual = oracle.value(pos)
         if actual != expected:

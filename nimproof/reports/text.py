@@ -19,6 +19,8 @@ CONDITIONS = {
     "identity": "the identity is false at these values",
     "sum": "the value of the sum differs from the xor of its parts",
     "period": "a table value breaks the claimed period",
+    "least-period": "the claimed period holds but a shorter one does too (least = true)",
+    "least-preperiod": "the claimed period holds from an earlier heap too (least = true)",
     "undefined": "the formula is undefined here",
     "winning-moves": "the listed winning moves differ from the true ones",
 }
@@ -100,7 +102,8 @@ def counterexample_facts(cx: dict[str, Any], kind: str) -> list[tuple[str, str]]
     """
     facts: list[tuple[str, str]] = []
     condition = str(cx.get("condition") or "")
-    facts.append(("values" if kind == "identity" else "position", show(cx.get("position"))))
+    if cx.get("position") is not None:
+        facts.append(("values" if kind == "identity" else "position", show(cx.get("position"))))
     if condition:
         words = CONDITIONS.get(condition, condition)
         if kind == "p_positions" and condition == "value":

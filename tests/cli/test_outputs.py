@@ -75,6 +75,14 @@ def test_json_dash_is_stdout_and_creates_no_file(corpus: Path, tmp_path: Path) -
     assert not (tmp_path / "-").exists()
 
 
+def test_json_to_dev_stdout_keeps_stdout_clean(corpus: Path) -> None:
+    run = nimproof("verify", str(corpus), "--json", "/dev/stdout", "--jobs", "1")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["summary"]["claims"] == 3  # the JSON alone
+    assert "3 claims" in run.stderr
+    assert Path("/dev/stdout").is_symlink() or not Path("/dev/stdout").is_file()
+
+
 def test_json_through_a_symbolic_link_keeps_the_link(corpus: Path, tmp_path: Path) -> None:
     target = tmp_path / "real.json"
     target.write_text("old\n", encoding="utf-8")

@@ -216,7 +216,8 @@ def test_data_build_stores_the_standard_list(
         (["value", "nim", "3", "-2"], "malformed position"),
         (["value", "sum:nim+kayles", "3"], "one heap for each"),
         (["value", "plugin:chocolate", "5", "6"], "four numbers"),
-        (["value", "knim:3", "99999999999"], "largest supported heap"),
+        (["value", "knim:3", "99999999999"], "too large for this engine: limit 100,000,000"),
+        (["value", "knim:3", "1000000000000"], "too large for this engine: limit 100,000,000"),
         (["data"], "action"),
     ],
 )

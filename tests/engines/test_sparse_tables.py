@@ -179,3 +179,44 @@ def test_too_large_a_table_is_refused_with_the_memory_it_needs(
     monkeypatch.setattr(sparse, "available_memory", lambda: 1 << 20)
     with pytest.raises(UsageError, match=r"needs about .* GB of memory"):
         grundy_table(parse_spec("octal:0.106"), 10_000_000)
+
+
+@pytest.mark.parametrize(
+    ("spec", "figures"),
+    [
+        # Published sparse-space figures (the rare list there counts heap 0 as well):
+        # 0.56: mask 0x5b, 46 rare, last rare heap 1795, largest value 64 first at 22778;
+        # 0.106: mask 0xd with the heap's parity, 15 rare, last rare heap 1103, 27 at 52692.
+        (
+            "octal:0.56",
+            {
+                "rare_mask": 0x5B,
+                "rare_by_position": False,
+                "rare_heaps": 45,
+                "last_rare": 1795,
+                "largest_value": 64,
+                "largest_at": 22778,
+            },
+        ),
+        (
+            "octal:0.106",
+            {
+                "rare_mask": 0xD,
+                "rare_by_position": True,
+                "rare_heaps": 15,
+                "last_rare": 1103,
+                "largest_value": 27,
+                "largest_at": 52692,
+            },
+        ),
+    ],
+)
+def test_published_rare_figures(spec: str, figures: dict[str, object]) -> None:
+    rule = split_rule(parse_spec(spec))
+    assert rule is not None
+    table = SparseTable(rule, 1 << 16)
+    table.extend(1 << 16)
+    stats = table.stats()
+    assert {k: stats[k] for k in figures} == figures
+    # The whole run stayed in the sparse method after the warm-up (no quadratic fallback).
+    assert stats["dense_heaps"] <= 2048
