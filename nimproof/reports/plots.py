@@ -70,9 +70,15 @@ def _style() -> Iterator[None]:
 
 
 def _save(fig: Figure, path: Path) -> None:
+    """Write the picture atomically: a run killed meanwhile leaves the old file or the new one."""
+    import io
+
+    from nimproof.output import atomic_write_bytes
+
     FigureCanvasAgg(fig)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    atomic_write_bytes(path, buf.getvalue())
 
 
 class Plotter:
