@@ -159,11 +159,11 @@ class Counterexample:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "position": _jsonable(self.position),
+            "position": jsonable(self.position),
             "condition": self.condition,
-            "claimed": _jsonable(self.claimed),
-            "actual": _jsonable(self.actual),
-            "move": _jsonable(self.move),
+            "claimed": jsonable(self.claimed),
+            "actual": jsonable(self.actual),
+            "move": jsonable(self.move),
             "explanation": self.explanation,
             "rechecked": self.rechecked,
             "recheck": self.recheck,
@@ -190,7 +190,7 @@ class MethodResult:
             "detail": self.detail,
             "seconds": round(self.seconds, 4),
             "counterexample": self.counterexample.to_json() if self.counterexample else None,
-            "stats": {k: _jsonable(v) for k, v in self.stats.items()},
+            "stats": {k: jsonable(v) for k, v in self.stats.items()},
         }
 
 
@@ -306,11 +306,15 @@ class Verdict:
         }
 
 
-def _jsonable(x: Any) -> Any:
+def jsonable(x: Any) -> Any:
+    """``x`` as JSON data: tuples and lists as lists, keys as strings, numpy scalars as numbers,
+    and anything else that JSON has no type for as its text."""
     if isinstance(x, tuple | list):
-        return [_jsonable(v) for v in x]
+        return [jsonable(v) for v in x]
     if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
+        return {str(k): jsonable(v) for k, v in x.items()}
     if hasattr(x, "item"):  # numpy scalars
         return x.item()
-    return x
+    if x is None or isinstance(x, int | float | str | bool):
+        return x
+    return str(x)

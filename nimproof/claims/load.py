@@ -140,19 +140,7 @@ def _load_plugins(files: Any, path: Path | None, where: str) -> None:
 
 
 def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) -> Iterator[Claim]:
-    cid = _str(table, "id", where, required=True)
-    if not _ID.match(cid):
-        raise ClaimError(f"{where}: id must be letters, digits, '-', '_' or '.', got {cid!r}")
-    kind = _str(table, "kind", where, required=True)
-    if kind not in KINDS:
-        raise ClaimError(f"{where}: unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    allowed = _COMMON | _KIND_FIELDS[kind] | {k for k in table if k.startswith("checks_")}
-    extra = set(table) - allowed
-    if extra:
-        raise ClaimError(f"{where}: unknown key(s) {sorted(extra)} for a {kind} claim")
-    for key in _REQUIRED[kind]:
-        if key not in table:
-            raise ClaimError(f"{where}: a {kind} claim needs {key!r}")
+    cid, kind = _check_keys(table, where)
     expect = _str(table, "expect", where) or "proved"
     if expect not in ("proved", "refuted"):
         raise ClaimError(f"{where}: expect must be 'proved' or 'refuted', got {expect!r}")
@@ -169,23 +157,7 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise ClaimError(f"{where}: tags must be a list of strings")
 
-    axes: dict[str, list[int]] = {}
-    params = table.get("params", {})
-    if not isinstance(params, dict):
-        raise ClaimError(f'{where}: params must be a table, e.g. params = {{ k = "1..10" }}')
-    for name, spec in params.items():
-        if not name.isidentifier() or name in ("n", "m", "h", "v", "heaps"):
-            raise ClaimError(f"{where}: {name!r} cannot be a parameter name")
-        axes[name] = _axis(spec, f"{where}: parameter {name!r}")
-    heaps_axis: list[int] | None = None
-    if "heaps" in table:
-        heaps_axis = _axis(table["heaps"], f"{where}: heaps", low=1, high=64)
-    total = 1
-    for axis in [*axes.values(), heaps_axis or [0]]:
-        total *= len(axis)
-    if total > MAX_GRID:
-        raise ClaimError(f"{where}: the parameter grid has {total} points (at most {MAX_GRID})")
-
+    axes, heaps_axis = _grid_axes(table, where)
     names = list(axes)
     heap_values: list[int | None] = list(heaps_axis) if heaps_axis else [None]
     for point, heaps in itertools.product(
@@ -224,6 +196,45 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
             group=cid,
             path=path,
         )
+
+
+def _check_keys(table: dict[str, Any], where: str) -> tuple[str, str]:
+    """The claim's id and kind, after checking its keys are the ones its kind allows."""
+    cid = _str(table, "id", where, required=True)
+    if not _ID.match(cid):
+        raise ClaimError(f"{where}: id must be letters, digits, '-', '_' or '.', got {cid!r}")
+    kind = _str(table, "kind", where, required=True)
+    if kind not in KINDS:
+        raise ClaimError(f"{where}: unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    allowed = _COMMON | _KIND_FIELDS[kind] | {k for k in table if k.startswith("checks_")}
+    extra = set(table) - allowed
+    if extra:
+        raise ClaimError(f"{where}: unknown key(s) {sorted(extra)} for a {kind} claim")
+    for key in _REQUIRED[kind]:
+        if key not in table:
+            raise ClaimError(f"{where}: a {kind} claim needs {key!r}")
+    return cid, kind
+
+
+def _grid_axes(table: dict[str, Any], where: str) -> tuple[dict[str, list[int]], list[int] | None]:
+    """The parameter axes and the heap-count axis of a claim table (the grid it expands to)."""
+    axes: dict[str, list[int]] = {}
+    params = table.get("params", {})
+    if not isinstance(params, dict):
+        raise ClaimError(f'{where}: params must be a table, e.g. params = {{ k = "1..10" }}')
+    for name, spec in params.items():
+        if not name.isidentifier() or name in ("n", "m", "h", "v", "heaps"):
+            raise ClaimError(f"{where}: {name!r} cannot be a parameter name")
+        axes[name] = _axis(spec, f"{where}: parameter {name!r}")
+    heaps_axis: list[int] | None = None
+    if "heaps" in table:
+        heaps_axis = _axis(table["heaps"], f"{where}: heaps", low=1, high=64)
+    total = 1
+    for axis in [*axes.values(), heaps_axis or [0]]:
+        total *= len(axis)
+    if total > MAX_GRID:
+        raise ClaimError(f"{where}: the parameter grid has {total} points (at most {MAX_GRID})")
+    return axes, heaps_axis
 
 
 def _substituter(values: dict[str, int], where: str) -> Any:

@@ -13,8 +13,6 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
-from nimproof.errors import UsageError
-
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
@@ -106,9 +104,3 @@ def progress(enabled: bool = True) -> Iterator[Progress]:
     )
     with prog:
         yield prog
-
-
-def require(condition: bool, message: str) -> None:
-    """Raise a :class:`UsageError` with ``message`` unless ``condition`` holds."""
-    if not condition:
-        raise UsageError(message)

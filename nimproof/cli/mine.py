@@ -132,7 +132,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="reports/mined.md",
         help="where --defaults --write writes the mining report (default reports/mined.md)",
     )
-    p.set_defaults(func=main)
+    p.set_defaults(func=run)
 
 
 def requests_from(args: argparse.Namespace) -> list[Request]:
@@ -195,7 +195,7 @@ def _command_line(args: argparse.Namespace) -> str:
     return " ".join(words)
 
 
-def main(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Run ``nimproof mine``; 0 on success, 2 for bad input."""
     from nimproof.miner.run import run
     from nimproof.output import output_dir

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
 from nimproof.errors import UsageError
+from nimproof.verdict import jsonable
 
 if TYPE_CHECKING:
     from nimproof.engines.multi import MultiTable
@@ -416,7 +417,7 @@ def _plugin(game: Game, base: Any, args: argparse.Namespace, csv_out: Any) -> in
                 "layout": "positions",
                 "max_size": args.max_size,
                 "engine": "reference",
-                "positions": [{"position": _plain(p), "value": v} for p, v in rows],
+                "positions": [{"position": jsonable(p), "value": v} for p, v in rows],
             }
         )
         return 0
@@ -434,12 +435,6 @@ def _plugin(game: Game, base: Any, args: argparse.Namespace, csv_out: Any) -> in
     for p, v in rows:
         sys.stdout.write(f"  {_words(p).ljust(width)}  {v}{'  P' if v == 0 else ''}\n")
     return 0
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, tuple | list):
-        return [_plain(y) for y in x]
-    return x if isinstance(x, int | str | bool) or x is None else str(x)
 
 
 def _words(p: Any) -> str:

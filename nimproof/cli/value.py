@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import bounded_int, console, print_json
 from nimproof.errors import UsageError
+from nimproof.verdict import jsonable
 
 if TYPE_CHECKING:
     from nimproof.engines import Move
@@ -111,18 +112,10 @@ def nim_value(heaps: Sequence[int]) -> tuple[int, list[Move]]:
     return x, moves
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, (tuple, list)):
-        return [_jsonable(y) for y in x]
-    if isinstance(x, (int, str, bool)) or x is None:
-        return x
-    return str(x)
-
-
 def move_json(m: Move) -> dict[str, Any]:
     """A move as JSON."""
     return {
-        "target": _jsonable(m.target),
+        "target": jsonable(m.target),
         "heap": m.heap,
         "from": m.before,
         "to": None if m.after is None else list(m.after),
@@ -147,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "spec": game.spec,
                 "misere": game.misere,
-                "position": _jsonable(position),
+                "position": jsonable(position),
                 "value": value,
                 "p_position": value == 0,
                 "winning_moves": [move_json(m) for m in moves],
@@ -166,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     shown_moves = moves if args.limit == 0 else moves[: args.limit]
     for m in shown_moves:
         console.print(
-            f"  {m.describe()}   (leaves {_jsonable(m.target)})", markup=False, soft_wrap=True
+            f"  {m.describe()}   (leaves {jsonable(m.target)})", markup=False, soft_wrap=True
         )
     if len(shown_moves) < len(moves):
         console.print(

@@ -35,7 +35,8 @@ def pow2_above(x: int) -> int:
 
 
 @njit(cache=True)
-def _grown(seen: np.ndarray, size: int) -> np.ndarray:
+def grown(seen: np.ndarray, size: int) -> np.ndarray:
+    """A stamp array of ``size`` cells: ``seen`` followed by unused cells (-1)."""
     out = np.full(size, -1, dtype=np.int64)
     out[: seen.shape[0]] = seen
     return out
@@ -261,6 +262,61 @@ def _mex_of(mask: np.uint64, seen: np.ndarray, n: int, P: int) -> int:
 
 
 @njit(cache=True)
+def _digit_options(
+    g: np.ndarray,
+    n: int,
+    k: int,
+    d: int,
+    pair: np.ndarray,
+    P: int,
+    mask: np.uint64,
+    seen: np.ndarray,
+) -> tuple[np.uint64, int]:
+    """Record the option values of removing ``k`` tokens from a heap of ``n`` (digit ``d``).
+
+    Values go into the bits of ``mask`` while ``P <= 64``, else into ``seen``
+    (stamped with ``n``); returns the new mask and the number of options.
+    """
+    one = np.uint64(1)
+    small = P <= 64
+    rest = n - k
+    count = 0
+    if d & 1 and k > 0 and rest == 0:
+        if small:
+            mask |= one << np.uint64(g[0])
+        else:
+            seen[g[0]] = n
+        count += 1
+    if d & 2 and k > 0 and rest > 0:
+        if small:
+            mask |= one << np.uint64(g[rest])
+        else:
+            seen[g[rest]] = n
+        count += 1
+    if d & 4:
+        half = rest // 2
+        if small:
+            for a in range(1, half + 1):
+                mask |= one << np.uint64(g[a] ^ g[rest - a])
+        else:
+            for a in range(1, half + 1):
+                seen[g[a] ^ g[rest - a]] = n
+        count += half
+    if d & 8 and rest >= 3:
+        for a in range(1, rest - 1):
+            ga = g[a]
+            row = pair[rest - a]
+            for v in range(P):
+                if row[v]:
+                    if small:
+                        mask |= one << np.uint64(ga ^ v)
+                    else:
+                        seen[ga ^ v] = n
+                    count += 1
+    return mask, count
+
+
+@njit(cache=True)
 def octal_kernel(
     g: np.ndarray, start: int, stop: int, digits: np.ndarray, terminal_value: int, top: int
 ) -> None:
@@ -288,7 +344,6 @@ def octal_kernel(
     for k in range(kmax):
         if digits[k] & 8:
             has3 = True
-    one = np.uint64(1)
     P = pow2_above(top)
     seen = np.full(P, -1, dtype=np.int64)
     pair = np.zeros((stop if has3 else 1, P if has3 else 1), dtype=np.bool_)
@@ -297,7 +352,6 @@ def octal_kernel(
             _pair_row(g, s, pair[s])
     for n in range(start, stop):
         count = 0
-        small = P <= 64
         mask = np.uint64(0)
         for k in range(kmax):
             d = digits[k]
@@ -305,44 +359,13 @@ def octal_kernel(
                 continue
             if k > n:
                 break
-            rest = n - k
-            if d & 1 and k > 0 and rest == 0:
-                if small:
-                    mask |= one << np.uint64(g[0])
-                else:
-                    seen[g[0]] = n
-                count += 1
-            if d & 2 and k > 0 and rest > 0:
-                if small:
-                    mask |= one << np.uint64(g[rest])
-                else:
-                    seen[g[rest]] = n
-                count += 1
-            if d & 4:
-                half = rest // 2
-                if small:
-                    for a in range(1, half + 1):
-                        mask |= one << np.uint64(g[a] ^ g[rest - a])
-                else:
-                    for a in range(1, half + 1):
-                        seen[g[a] ^ g[rest - a]] = n
-                count += half
-            if d & 8 and rest >= 3:
-                for a in range(1, rest - 1):
-                    ga = g[a]
-                    row = pair[rest - a]
-                    for v in range(P):
-                        if row[v]:
-                            if small:
-                                mask |= one << np.uint64(ga ^ v)
-                            else:
-                                seen[ga ^ v] = n
-                            count += 1
+            mask, found = _digit_options(g, n, k, d, pair, P, mask, seen)
+            count += found
         value = terminal_value if count == 0 else _mex_of(mask, seen, n, P)
         g[n] = value
         if value >= P:
             newP = pow2_above(value)
-            seen = _grown(seen, newP)
+            seen = grown(seen, newP)
             if has3:
                 wider = np.zeros((stop, newP), dtype=np.bool_)
                 wider[:, :P] = pair
@@ -374,4 +397,4 @@ def grundys_game_kernel(g: np.ndarray, start: int, stop: int, top: int) -> None:
         g[n] = value
         if value >= P:
             P = pow2_above(value)
-            seen = _grown(seen, P)
+            seen = grown(seen, P)

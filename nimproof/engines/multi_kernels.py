@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nimproof.engines.heap_kernels import grown
+
 
 @njit(cache=True)
 def row_major_strides(dims: np.ndarray) -> np.ndarray:
@@ -142,9 +144,7 @@ def moore_grundy(dims: np.ndarray, masks: np.ndarray, misere: bool) -> np.ndarra
                     newsize = size
                     while newsize <= v:
                         newsize *= 2
-                    grown = np.full(newsize, -1, dtype=np.int64)
-                    grown[:size] = seen
-                    seen = grown
+                    seen = grown(seen, newsize)
                     size = newsize
                 seen[v] = idx
                 count += 1
@@ -199,9 +199,7 @@ def heaps_direct(
                     newsize = size
                     while newsize <= v:
                         newsize *= 2
-                    grown = np.full(newsize, -1, dtype=np.int64)
-                    grown[:size] = seen
-                    seen = grown
+                    seen = grown(seen, newsize)
                     size = newsize
                 seen[v] = idx
                 count += 1
@@ -265,9 +263,7 @@ def staircase_values(caps: np.ndarray, misere: bool) -> np.ndarray:
                     newsize = size
                     while newsize <= v:
                         newsize *= 2
-                    grown = np.full(newsize, -1, dtype=np.int64)
-                    grown[:size] = seen
-                    seen = grown
+                    seen = grown(seen, newsize)
                     size = newsize
                 seen[v] = idx
                 count += 1

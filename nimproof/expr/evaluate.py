@@ -32,24 +32,7 @@ from typing import Any
 import numpy as np
 
 from nimproof.errors import EvalError
-from nimproof.expr.nodes import (
-    Binary,
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    Domain,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    RangeDomain,
-    Reduce,
-    SeqDomain,
-    Unary,
-    Var,
-)
+from nimproof.expr import nodes
 from nimproof.expr.walk import UnknownNode, Walker, builtin
 
 BITS = 64
@@ -62,11 +45,13 @@ Scalar = int | bool
 Env = Mapping[str, Any]
 
 
-def domain_values(domain: Domain, env: Env, bits: int = BITS) -> list[int] | list[tuple[int, Any]]:
+def domain_values(
+    domain: nodes.Domain, env: Env, bits: int = BITS
+) -> list[int] | list[tuple[int, Any]]:
     """Indices of a range/bits domain (ints), or for a sequence the selected indices."""
-    if isinstance(domain, BitsDomain):
+    if isinstance(domain, nodes.BitsDomain):
         return list(range(max(bits, _env_bits(env) + 1)))
-    if isinstance(domain, RangeDomain):
+    if isinstance(domain, nodes.RangeDomain):
         start, stop, step = (
             int(evaluate(x, env)) for x in (domain.start, domain.stop, domain.step)
         )
@@ -111,7 +96,7 @@ def _cmp(op: str, a: Any, b: Any) -> Any:
     return a != b
 
 
-def evaluate(node: Node, env: Env) -> Scalar:
+def evaluate(node: nodes.Node, env: Env) -> Scalar:
     """Exact value of ``node`` with Python integers.
 
     ``env`` maps scalar names to ints and sequence names to tuples of ints.
@@ -123,33 +108,33 @@ def evaluate(node: Node, env: Env) -> Scalar:
 class _Exact(Walker[Scalar]):
     """Exact evaluation: every handler takes ``(node, env)``."""
 
-    def walk_const(self, node: Const, env: Env) -> Scalar:
+    def walk_const(self, node: nodes.Const, env: Env) -> Scalar:
         return node.value
 
-    def walk_var(self, node: Var, env: Env) -> Scalar:
+    def walk_var(self, node: nodes.Var, env: Env) -> Scalar:
         try:
             return int(env[node.name])
         except KeyError:
             raise EvalError(f"variable {node.name!r} has no value") from None
 
-    def walk_index(self, node: Index, env: Env) -> Scalar:
+    def walk_index(self, node: nodes.Index, env: Env) -> Scalar:
         seq = env[node.seq]
         i = int(self.walk(node.index, env))
         if not -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
             raise EvalError(f"index {i} out of range for {node.seq} of length {len(seq)}")
         return int(seq[i])
 
-    def walk_len(self, node: Len, env: Env) -> Scalar:
+    def walk_len(self, node: nodes.Len, env: Env) -> Scalar:
         return len(node.domain.indices(len(env[node.domain.name])))
 
-    def walk_unary(self, node: Unary, env: Env) -> Scalar:
+    def walk_unary(self, node: nodes.Unary, env: Env) -> Scalar:
         v = self.walk(node.operand, env)
         return (not v) if node.op == "not" else -int(v)
 
-    def walk_binary(self, node: Binary, env: Env) -> Scalar:
+    def walk_binary(self, node: nodes.Binary, env: Env) -> Scalar:
         return _binary(node.op, int(self.walk(node.left, env)), int(self.walk(node.right, env)))
 
-    def walk_compare(self, node: Compare, env: Env) -> Scalar:
+    def walk_compare(self, node: nodes.Compare, env: Env) -> Scalar:
         left = self.walk(node.operands[0], env)
         for op, right_node in zip(node.ops, node.operands[1:], strict=True):
             right = self.walk(right_node, env)
@@ -158,18 +143,18 @@ class _Exact(Walker[Scalar]):
             left = right
         return True
 
-    def walk_boolop(self, node: BoolOp, env: Env) -> Scalar:
+    def walk_boolop(self, node: nodes.BoolOp, env: Env) -> Scalar:
         if node.op == "and":
             return all(self.walk(v, env) for v in node.values)
         return any(self.walk(v, env) for v in node.values)
 
-    def walk_ifelse(self, node: IfElse, env: Env) -> Scalar:
+    def walk_ifelse(self, node: nodes.IfElse, env: Env) -> Scalar:
         return self.walk(node.body if self.walk(node.test, env) else node.orelse, env)
 
-    def walk_call(self, node: Call, env: Env) -> Scalar:
+    def walk_call(self, node: nodes.Call, env: Env) -> Scalar:
         return builtin(node).apply([int(self.walk(a, env)) for a in node.args])
 
-    def walk_reduce(self, node: Reduce, env: Env) -> Scalar:
+    def walk_reduce(self, node: nodes.Reduce, env: Env) -> Scalar:
         return _reduce_scalar(node, env)
 
 
@@ -208,9 +193,9 @@ def _binary(op: str, a: int, b: int) -> int:
     raise UnknownNode(f"unknown operator {op!r}")
 
 
-def _reduce_scalar(node: Reduce, env: Env) -> Scalar:
+def _reduce_scalar(node: nodes.Reduce, env: Env) -> Scalar:
     dom = node.domain
-    if isinstance(dom, SeqDomain):
+    if isinstance(dom, nodes.SeqDomain):
         seq = env[dom.name]
         items = [int(seq[i]) for i in dom.indices(len(seq))]
     else:
@@ -273,7 +258,7 @@ def _check(values: np.ndarray) -> np.ndarray:
     return values
 
 
-def evaluate_array(node: Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
+def evaluate_array(node: nodes.Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
     """Evaluate ``node`` at many points at once.
 
     ``env`` maps scalar names to int arrays (or ints) and sequence names to
@@ -294,17 +279,17 @@ def evaluate_array(node: Node, env: Env) -> tuple[np.ndarray, np.ndarray]:
 class _Vector(Walker[Vec]):
     """Vectorised evaluation: handlers take ``(node, env)`` and return ``(values, undefined)``."""
 
-    def walk_const(self, node: Const, env: Env) -> Vec:
+    def walk_const(self, node: nodes.Const, env: Env) -> Vec:
         return np.asarray(node.value, dtype=np.bool_ if node.type == "bool" else np.int64), None
 
-    def walk_var(self, node: Var, env: Env) -> Vec:
+    def walk_var(self, node: nodes.Var, env: Env) -> Vec:
         return np.asarray(env[node.name], dtype=np.int64), None
 
-    def walk_len(self, node: Len, env: Env) -> Vec:
+    def walk_len(self, node: nodes.Len, env: Env) -> Vec:
         length = len(node.domain.indices(len(env[node.domain.name])))
         return np.asarray(length, dtype=np.int64), None
 
-    def walk_index(self, node: Index, env: Env) -> Vec:
+    def walk_index(self, node: nodes.Index, env: Env) -> Vec:
         seq = env[node.seq]
         idx, bad = self.walk(node.index, env)
         if idx.ndim == 0:
@@ -318,16 +303,16 @@ class _Vector(Walker[Vec]):
             out = np.where((idx == i) | (idx == i - len(seq)), s, out)
         return out, _or(bad, oob)
 
-    def walk_unary(self, node: Unary, env: Env) -> Vec:
+    def walk_unary(self, node: nodes.Unary, env: Env) -> Vec:
         v, bad = self.walk(node.operand, env)
         return (~v if node.op == "not" else -v), bad
 
-    def walk_binary(self, node: Binary, env: Env) -> Vec:
+    def walk_binary(self, node: nodes.Binary, env: Env) -> Vec:
         a, bad_a = self.walk(node.left, env)
         b, bad_b = self.walk(node.right, env)
         return _binary_vec(node.op, a, b, _or(bad_a, bad_b))
 
-    def walk_compare(self, node: Compare, env: Env) -> Vec:
+    def walk_compare(self, node: nodes.Compare, env: Env) -> Vec:
         result: np.ndarray | None = None
         left, bad = self.walk(node.operands[0], env)
         for op, right_node in zip(node.ops, node.operands[1:], strict=True):
@@ -340,7 +325,7 @@ class _Vector(Walker[Vec]):
         assert result is not None
         return result, bad
 
-    def walk_boolop(self, node: BoolOp, env: Env) -> Vec:
+    def walk_boolop(self, node: nodes.BoolOp, env: Env) -> Vec:
         acc, bad = self.walk(node.values[0], env)
         for v_node in node.values[1:]:
             v, bad_v = self.walk(v_node, env)
@@ -351,7 +336,7 @@ class _Vector(Walker[Vec]):
             acc = (acc & v) if node.op == "and" else (acc | v)
         return acc, bad
 
-    def walk_ifelse(self, node: IfElse, env: Env) -> Vec:
+    def walk_ifelse(self, node: nodes.IfElse, env: Env) -> Vec:
         t, bad_t = self.walk(node.test, env)
         x, bad_x = self.walk(node.body, env)
         y, bad_y = self.walk(node.orelse, env)
@@ -362,17 +347,17 @@ class _Vector(Walker[Vec]):
             bad = _or(bad, bad_y & ~t)
         return np.where(t, x, y), bad
 
-    def walk_call(self, node: Call, env: Env) -> Vec:
+    def walk_call(self, node: nodes.Call, env: Env) -> Vec:
         return _call_vec(node, env)
 
-    def walk_reduce(self, node: Reduce, env: Env) -> Vec:
+    def walk_reduce(self, node: nodes.Reduce, env: Env) -> Vec:
         return _reduce_vec(node, env)
 
 
 _VECTOR = _Vector()
 
 
-def _vec(node: Node, env: Env) -> Vec:
+def _vec(node: nodes.Node, env: Env) -> Vec:
     return _VECTOR.walk(node, env)
 
 
@@ -422,7 +407,7 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return np.bitwise_count(x.astype(np.uint64)).astype(np.int64)
 
 
-def _call_vec(node: Call, env: Env) -> Vec:
+def _call_vec(node: nodes.Call, env: Env) -> Vec:
     parts = [_vec(a, env) for a in node.args]
     bad: np.ndarray | None = None
     for _, b in parts:
@@ -460,11 +445,11 @@ def _call_vec(node: Call, env: Env) -> Vec:
     raise UnknownNode(f"unknown function {f!r}")
 
 
-def _reduce_vec(node: Reduce, env: Env) -> Vec:
+def _reduce_vec(node: nodes.Reduce, env: Env) -> Vec:
     dom = node.domain
     local = dict(env)
     items: list[Any]
-    if isinstance(dom, SeqDomain):
+    if isinstance(dom, nodes.SeqDomain):
         seq = env[dom.name]
         items = [seq[i] for i in dom.indices(len(seq))]
     else:

@@ -14,24 +14,8 @@ from __future__ import annotations
 
 import re
 
-from nimproof.expr.nodes import (
-    BIT_OPS,
-    Binary,
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    Domain,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    Reduce,
-    SeqDomain,
-    Unary,
-    Var,
-)
+from nimproof.expr import nodes
+from nimproof.expr.nodes import BIT_OPS
 from nimproof.expr.text import (
     ADD,
     AND,
@@ -100,7 +84,7 @@ _GREEK = frozenset(
 )
 
 
-def to_latex(node: Node) -> str:
+def to_latex(node: nodes.Node) -> str:
     """LaTeX math-mode text for ``node``; the same tree always gives the same text.
 
     Never raises on a tree produced by :func:`~nimproof.expr.parser.parse`:
@@ -149,7 +133,7 @@ def _texttt(text: str) -> str:
     return r"\texttt{" + "".join(special.get(c, c) for c in text) + "}"
 
 
-def _safe_text(node: Node) -> str:
+def _safe_text(node: nodes.Node) -> str:
     try:
         return to_text(node)
     except Exception:
@@ -157,33 +141,33 @@ def _safe_text(node: Node) -> str:
 
 
 class _Latex(Walker[tuple[str, int]]):
-    def render(self, node: Node) -> tuple[str, int]:
+    def render(self, node: nodes.Node) -> tuple[str, int]:
         """The LaTeX of ``node`` and how tightly it binds."""
         return self.walk(node)
 
-    def walk_const(self, node: Const) -> tuple[str, int]:
+    def walk_const(self, node: nodes.Const) -> tuple[str, int]:
         if isinstance(node.value, bool):
             return (r"\mathsf{true}" if node.value else r"\mathsf{false}"), ATOM
         return str(node.value), (NEG if node.value < 0 else ATOM)
 
-    def walk_var(self, node: Var) -> tuple[str, int]:
+    def walk_var(self, node: nodes.Var) -> tuple[str, int]:
         return _name(node.name), ATOM
 
-    def walk_index(self, node: Index) -> tuple[str, int]:
+    def walk_index(self, node: nodes.Index) -> tuple[str, int]:
         return f"{_name(node.seq)}_{{{self.render(node.index)[0]}}}", ATOM
 
-    def walk_len(self, node: Len) -> tuple[str, int]:
+    def walk_len(self, node: nodes.Len) -> tuple[str, int]:
         return rf"\lvert {self.domain_set(node.domain)} \rvert", ATOM
 
-    def walk_unary(self, node: Unary) -> tuple[str, int]:
+    def walk_unary(self, node: nodes.Unary) -> tuple[str, int]:
         if node.op == "not":
             return r"\lnot " + self.wrap(node.operand, NOT + 1), NOT
         return "-" + self.wrap(node.operand, NEG), NEG
 
-    def walk_ifelse(self, node: IfElse) -> tuple[str, int]:
+    def walk_ifelse(self, node: nodes.IfElse) -> tuple[str, int]:
         return self.cases(node), CASES
 
-    def wrap(self, node: Node, need: int) -> str:
+    def wrap(self, node: nodes.Node, need: int) -> str:
         """``node`` rendered, in parentheses when it binds more loosely than ``need``."""
         text, prec = self.render(node)
         if prec >= need:
@@ -192,7 +176,7 @@ class _Latex(Walker[tuple[str, int]]):
             return rf"\left({text}\right)"
         return f"({text})"
 
-    def walk_binary(self, node: Binary) -> tuple[str, int]:
+    def walk_binary(self, node: nodes.Binary) -> tuple[str, int]:
         op = node.op
         bit = bit_pattern(node)
         if bit is not None:
@@ -216,32 +200,35 @@ class _Latex(Walker[tuple[str, int]]):
                 "<<": r"\ll",
                 ">>": r"\gg",
             }[op]
-            same_chain = op in "&|^" and isinstance(node.left, Binary) and node.left.op == op
+            same_chain = op in "&|^" and isinstance(node.left, nodes.Binary) and node.left.op == op
             left = self.render(node.left)[0] if same_chain else self.wrap(node.left, ATOM)
             return f"{left} {symbol} {self.wrap(node.right, ATOM)}", prec
         if op in ("+", "-"):
             symbol = op
             return f"{self.wrap(node.left, ADD)} {symbol} {self.wrap(node.right, ADD + 1)}", ADD
         if op == "%":
-            left_need = MUL + 1 if isinstance(node.left, Binary) and node.left.op == "%" else MUL
+            left_need = (
+                MUL + 1 if isinstance(node.left, nodes.Binary) and node.left.op == "%" else MUL
+            )
             return rf"{self.wrap(node.left, left_need)} \bmod {self.wrap(node.right, MUL + 1)}", MUL
         # '*': juxtapose a number and a name (2 n), otherwise a centred dot.
         left = self.wrap(
-            node.left, MUL + 1 if isinstance(node.left, Binary) and node.left.op == "%" else MUL
+            node.left,
+            MUL + 1 if isinstance(node.left, nodes.Binary) and node.left.op == "%" else MUL,
         )
         right, right_prec = self.render(node.right)
         if right_prec <= MUL:
             right = f"({right})" if right_prec != CASES else rf"\left({right}\right)"
         if (
-            isinstance(node.left, Const)
+            isinstance(node.left, nodes.Const)
             and not isinstance(node.left.value, bool)
             and node.left.value >= 0
-            and isinstance(node.right, (Var, Index))
+            and isinstance(node.right, (nodes.Var, nodes.Index))
         ):
             return f"{left} {right}", MUL
         return rf"{left} \cdot {right}", MUL
 
-    def walk_compare(self, node: Compare) -> tuple[str, int]:
+    def walk_compare(self, node: nodes.Compare) -> tuple[str, int]:
         parts = []
         for i, operand in enumerate(node.operands):
             if i:
@@ -251,7 +238,7 @@ class _Latex(Walker[tuple[str, int]]):
                 else:
                     parts.append(_CMP_LATEX[op])
             if (
-                isinstance(operand, Binary)
+                isinstance(operand, nodes.Binary)
                 and operand.op in BIT_OPS
                 and bit_pattern(operand) is None
             ):
@@ -260,12 +247,12 @@ class _Latex(Walker[tuple[str, int]]):
                 parts.append(self.wrap(operand, CMP + 1))
         return " ".join(parts), CMP
 
-    def walk_boolop(self, node: BoolOp) -> tuple[str, int]:
+    def walk_boolop(self, node: nodes.BoolOp) -> tuple[str, int]:
         values = node.values
         if (
             node.op == "or"
             and len(values) == 2
-            and isinstance(values[0], Unary)
+            and isinstance(values[0], nodes.Unary)
             and values[0].op == "not"
         ):  # implies(p, q)
             premise = self.wrap(values[0].operand, CMP)
@@ -277,25 +264,25 @@ class _Latex(Walker[tuple[str, int]]):
         for v in values:
             text, p = self.render(v)
             # Bracket a nested and/or (clearer than relying on precedence) and open-ended quantifiers.
-            if p < prec or isinstance(v, BoolOp) or p == QUANT:
+            if p < prec or isinstance(v, nodes.BoolOp) or p == QUANT:
                 text = rf"\left({text}\right)" if p == CASES else f"({text})"
             rendered.append(text)
         return symbol.join(rendered), prec
 
-    def cases(self, node: IfElse) -> str:
+    def cases(self, node: nodes.IfElse) -> str:
         rows = []
-        current: Node = node
-        while isinstance(current, IfElse):
+        current: nodes.Node = node
+        while isinstance(current, nodes.IfElse):
             rows.append(rf"{self.cell(current.body)} & \text{{if }} {self.render(current.test)[0]}")
             current = current.orelse
         rows.append(rf"{self.cell(current)} & \text{{otherwise}}")
         return r"\begin{cases} " + r" \\ ".join(rows) + r" \end{cases}"
 
-    def cell(self, node: Node) -> str:
+    def cell(self, node: nodes.Node) -> str:
         text, prec = self.render(node)
         return rf"\left({text}\right)" if prec == CASES else text
 
-    def walk_call(self, node: Call) -> tuple[str, int]:
+    def walk_call(self, node: nodes.Call) -> tuple[str, int]:
         args = [self.render(a)[0] for a in node.args]
         f = node.func
         if f in ("max", "min"):
@@ -307,25 +294,25 @@ class _Latex(Walker[tuple[str, int]]):
         return f"{_op(f)}({', '.join(args)})", ATOM
 
     # -- reductions ----------------------------------------------------------
-    def domain_set(self, d: SeqDomain) -> str:
+    def domain_set(self, d: nodes.SeqDomain) -> str:
         name = _name(d.name)
         if d.start is None and d.stop is None and d.step is None:
             return name
         return name + "[" + slice_text(d).replace(":", "{:}") + "]"
 
-    def binder(self, var: str, d: Domain) -> str:
+    def binder(self, var: str, d: nodes.Domain) -> str:
         """``x \\in h``, ``b \\ge 0``, ``0 \\le i < \\lvert h \\rvert``."""
         v = _name(var)
-        if isinstance(d, SeqDomain):
+        if isinstance(d, nodes.SeqDomain):
             return rf"{v} \in {self.domain_set(d)}"
-        if isinstance(d, BitsDomain):
+        if isinstance(d, nodes.BitsDomain):
             return rf"{v} \ge 0"
-        if isinstance(d.step, Const) and d.step.value == 1:
+        if isinstance(d.step, nodes.Const) and d.step.value == 1:
             return rf"{self.wrap(d.start, ADD)} \le {v} < {self.wrap(d.stop, ADD)}"
         bounds = ", ".join(self.render(x)[0] for x in (d.start, d.stop, d.step))
         return rf"{v} \in {_op('range')}({bounds})"
 
-    def elements(self, d: SeqDomain) -> list[str] | None:
+    def elements(self, d: nodes.SeqDomain) -> list[str] | None:
         """The first elements of a sequence domain, when the slice has an obvious pattern."""
         start = d.start if d.start is not None else 0
         step = d.step if d.step is not None else 1
@@ -336,14 +323,14 @@ class _Latex(Walker[tuple[str, int]]):
             f"{name}_{{{start + k * step}}}" for k in range(2 if step == 1 and start == 0 else 3)
         ]
 
-    def walk_reduce(self, node: Reduce) -> tuple[str, int]:
+    def walk_reduce(self, node: nodes.Reduce) -> tuple[str, int]:
         f, d = node.func, node.domain
-        simple = isinstance(node.body, Var) and node.body.name == node.var
+        simple = isinstance(node.body, nodes.Var) and node.body.name == node.var
         b = colsum_pattern(node)
         if b is not None:
-            assert isinstance(d, SeqDomain)
+            assert isinstance(d, nodes.SeqDomain)
             return rf"{_op('colsum')}({self.domain_set(d)}, {self.render(b)[0]})", ATOM
-        if simple and isinstance(d, SeqDomain):
+        if simple and isinstance(d, nodes.SeqDomain):
             if f in ("xor", "sum"):
                 first = self.elements(d)
                 if first is not None:

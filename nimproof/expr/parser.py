@@ -24,30 +24,11 @@ The language
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from nimproof.errors import ExprError
-from nimproof.expr.nodes import (
-    Binary as Bin,
-)
-from nimproof.expr.nodes import (
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    Domain,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    RangeDomain,
-    Reduce,
-    SeqDomain,
-    Type,
-    Unary,
-    Var,
-)
+from nimproof.expr import nodes
 from nimproof.expr.walk import BUILTINS
 
 MAX_TEXT = 4000
@@ -102,8 +83,8 @@ def parse(
     scalars: Iterable[str] = (),
     sequences: Iterable[str] = (),
     *,
-    result: Type | None = None,
-) -> Node:
+    result: nodes.Type | None = None,
+) -> nodes.Node:
     """Parse ``text`` into a type-checked tree.
 
     ``scalars`` and ``sequences`` are the free variable names the formula may
@@ -167,6 +148,9 @@ def _offset(text: str, lineno: int, col: int, *, utf8: bool = True) -> int:
 
 
 class _Converter:
+    #: Python expression type -> the method that converts it (set below the class).
+    _HANDLERS: ClassVar[dict[type, Callable[..., nodes.Node]]] = {}
+
     def __init__(self, text: str, scalars: set[str], sequences: set[str]) -> None:
         self.text = text
         self.scalars = scalars
@@ -182,124 +166,133 @@ class _Converter:
     def fail(self, message: str, node: ast.AST) -> ExprError:
         return ExprError(message, self.text, self.pos(node))
 
-    def want(self, node: Node, typ: Type, what: str, src: ast.AST) -> Node:
+    def want(self, node: nodes.Node, typ: nodes.Type, what: str, src: ast.AST) -> nodes.Node:
         if node.type != typ:
             kind = "a true/false condition" if typ == "bool" else "a number"
             raise self.fail(f"{what} must be {kind}", src)
         return node
 
     # -- expressions ---------------------------------------------------------
-    def expr(self, node: ast.AST, bound: frozenset[str], depth: int) -> Node:
+    def expr(self, node: ast.AST, bound: frozenset[str], depth: int) -> nodes.Node:
+        """The tree for one Python expression node (dispatch on its type)."""
         if depth > MAX_DEPTH:
             raise self.fail("formula is nested too deeply", node)
-        d = depth + 1
-        p = self.pos(node)
-        if isinstance(node, ast.Constant):
-            v = node.value
-            if isinstance(v, bool):
-                return Const(p, "bool", v)
-            if isinstance(v, int):
-                if v.bit_length() > MAX_CONST_BITS:
-                    raise self.fail(f"integer constant wider than {MAX_CONST_BITS} bits", node)
-                return Const(p, "int", v)
-            raise self.fail(f"constant {v!r} is not allowed (only integers and True/False)", node)
-        if isinstance(node, ast.Name):
-            name = node.id
-            if name in bound or name in self.scalars:
-                return Var(p, "int", name)
-            if name in self.sequences:
-                raise self.fail(
-                    f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})",
-                    node,
-                )
-            if name in ("True", "False"):
-                return Const(p, "bool", name == "True")
-            allowed = ", ".join(sorted(self.scalars | self.sequences | bound)) or "none"
-            raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
-        if isinstance(node, ast.UnaryOp):
-            if isinstance(node.op, ast.Invert):
-                raise self.fail(
-                    "'~' is not allowed: its value depends on a bit width; use x ^ mask", node
-                )
-            operand = self.expr(node.operand, bound, d)
-            if isinstance(node.op, ast.Not):
-                return Unary(
-                    p,
-                    "bool",
-                    "not",
-                    self.want(operand, "bool", "the operand of 'not'", node.operand),
-                )
-            self.want(operand, "int", "the operand of a sign", node.operand)
-            if isinstance(node.op, ast.UAdd):
-                return operand
-            if isinstance(operand, Const):
-                return Const(p, "int", -int(operand.value))
-            return Unary(p, "int", "-", operand)
-        if isinstance(node, ast.BinOp):
-            op = _BINOPS.get(type(node.op))
-            if op is None:
-                sym = (
-                    "'/' is not allowed: use // for integer division"
-                    if isinstance(node.op, ast.Div)
-                    else (f"operator {type(node.op).__name__} is not allowed")
-                )
-                raise self.fail(sym, node)
-            left = self.want(
-                self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left
-            )
-            right = self.want(
-                self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right
-            )
-            if op == "**" and not (isinstance(right, Const) and 0 <= int(right.value) <= MAX_POW):
-                raise self.fail(
-                    f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right
-                )
-            return Bin(p, "int", op, left, right)
-        if isinstance(node, ast.Compare):
-            ops = []
-            for o in node.ops:
-                cmp_sym = _CMPOPS.get(type(o))
-                if cmp_sym is None:
-                    raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
-                ops.append(cmp_sym)
-            sources = [node.left, *node.comparators]
-            operands = [self.expr(x, bound, d) for x in sources]
-            for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
-                if sym in ("==", "!=") and a.type == b.type:
-                    continue
-                if a.type != "int" or b.type != "int":
-                    culprit = sources[i] if a.type != "int" else sources[i + 1]
-                    raise self.fail(
-                        f"'{sym}' compares numbers (or two conditions with == / !=)", culprit
-                    )
-            return Compare(p, "bool", tuple(ops), tuple(operands))
-        if isinstance(node, ast.BoolOp):
-            op = "and" if isinstance(node.op, ast.And) else "or"
-            values = tuple(
-                self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v)
-                for v in node.values
-            )
-            return BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
-        if isinstance(node, ast.IfExp):
-            test = self.want(
-                self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test
-            )
-            body = self.expr(node.body, bound, d)
-            orelse = self.expr(node.orelse, bound, d)
-            if body.type != orelse.type:
-                raise self.fail("both branches of 'a if c else b' must have the same type", node)
-            return IfElse(p, body.type, test, body, orelse)
-        if isinstance(node, ast.Subscript):
-            seq = self.sequence_name(node.value)
-            if isinstance(node.slice, ast.Slice):
-                raise self.fail(
-                    f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node
-                )
-            index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
-            return Index(p, "int", seq, index)
         if isinstance(node, ast.Call):
-            return self.call(node, bound, d)
-        raise self.fail(f"{type(node).__name__} is not allowed in a formula", node)
+            return self.call(node, bound, depth + 1)
+        handler = self._HANDLERS.get(type(node))
+        if handler is None:
+            raise self.fail(f"{type(node).__name__} is not allowed in a formula", node)
+        result: nodes.Node = handler(self, node, bound, depth + 1, self.pos(node))
+        return result
+
+    def constant(self, node: ast.Constant, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        v = node.value
+        if isinstance(v, bool):
+            return nodes.Const(p, "bool", v)
+        if isinstance(v, int):
+            if v.bit_length() > MAX_CONST_BITS:
+                raise self.fail(f"integer constant wider than {MAX_CONST_BITS} bits", node)
+            return nodes.Const(p, "int", v)
+        raise self.fail(f"constant {v!r} is not allowed (only integers and True/False)", node)
+
+    def name(self, node: ast.Name, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        name = node.id
+        if name in bound or name in self.scalars:
+            return nodes.Var(p, "int", name)
+        if name in self.sequences:
+            raise self.fail(
+                f"{name!r} is a sequence: use it as {name}[i], len({name}) or in xor({name})",
+                node,
+            )
+        if name in ("True", "False"):
+            return nodes.Const(p, "bool", name == "True")
+        allowed = ", ".join(sorted(self.scalars | self.sequences | bound)) or "none"
+        raise self.fail(f"unknown name {name!r} (variables here: {allowed})", node)
+
+    def unary(self, node: ast.UnaryOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        if isinstance(node.op, ast.Invert):
+            raise self.fail(
+                "'~' is not allowed: its value depends on a bit width; use x ^ mask", node
+            )
+        operand = self.expr(node.operand, bound, d)
+        if isinstance(node.op, ast.Not):
+            return nodes.Unary(
+                p,
+                "bool",
+                "not",
+                self.want(operand, "bool", "the operand of 'not'", node.operand),
+            )
+        self.want(operand, "int", "the operand of a sign", node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(operand, nodes.Const):
+            return nodes.Const(p, "int", -int(operand.value))
+        return nodes.Unary(p, "int", "-", operand)
+
+    def binop(self, node: ast.BinOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        op = _BINOPS.get(type(node.op))
+        if op is None:
+            sym = (
+                "'/' is not allowed: use // for integer division"
+                if isinstance(node.op, ast.Div)
+                else (f"operator {type(node.op).__name__} is not allowed")
+            )
+            raise self.fail(sym, node)
+        left = self.want(
+            self.expr(node.left, bound, d), "int", f"the left side of '{op}'", node.left
+        )
+        right = self.want(
+            self.expr(node.right, bound, d), "int", f"the right side of '{op}'", node.right
+        )
+        if op == "**" and not (isinstance(right, nodes.Const) and 0 <= int(right.value) <= MAX_POW):
+            raise self.fail(
+                f"the exponent of '**' must be a constant from 0 to {MAX_POW}", node.right
+            )
+        return nodes.Binary(p, "int", op, left, right)
+
+    def compare(self, node: ast.Compare, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        ops = []
+        for o in node.ops:
+            cmp_sym = _CMPOPS.get(type(o))
+            if cmp_sym is None:
+                raise self.fail(f"comparison {type(o).__name__} is not allowed", node)
+            ops.append(cmp_sym)
+        sources = [node.left, *node.comparators]
+        operands = [self.expr(x, bound, d) for x in sources]
+        for i, (sym, a, b) in enumerate(zip(ops, operands, operands[1:], strict=False)):
+            if sym in ("==", "!=") and a.type == b.type:
+                continue
+            if a.type != "int" or b.type != "int":
+                culprit = sources[i] if a.type != "int" else sources[i + 1]
+                raise self.fail(
+                    f"'{sym}' compares numbers (or two conditions with == / !=)", culprit
+                )
+        return nodes.Compare(p, "bool", tuple(ops), tuple(operands))
+
+    def boolop(self, node: ast.BoolOp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        values = tuple(
+            self.want(self.expr(v, bound, d), "bool", f"each side of '{op}'", v)
+            for v in node.values
+        )
+        return nodes.BoolOp(p, "bool", op, values)  # type: ignore[arg-type]
+
+    def ifexp(self, node: ast.IfExp, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        test = self.want(self.expr(node.test, bound, d), "bool", "the condition of 'if'", node.test)
+        body = self.expr(node.body, bound, d)
+        orelse = self.expr(node.orelse, bound, d)
+        if body.type != orelse.type:
+            raise self.fail("both branches of 'a if c else b' must have the same type", node)
+        return nodes.IfElse(p, body.type, test, body, orelse)
+
+    def subscript(self, node: ast.Subscript, bound: frozenset[str], d: int, p: int) -> nodes.Node:
+        seq = self.sequence_name(node.value)
+        if isinstance(node.slice, ast.Slice):
+            raise self.fail(
+                f"a slice of {seq} is only allowed inside xor(...), sum(...), ...", node
+            )
+        index = self.want(self.expr(node.slice, bound, d), "int", "an index", node.slice)
+        return nodes.Index(p, "int", seq, index)
 
     def sequence_name(self, node: ast.AST) -> str:
         if isinstance(node, ast.Name) and node.id in self.sequences:
@@ -322,18 +315,18 @@ class _Converter:
             return node.value
         raise self.fail("slice bounds must be integer constants", node)
 
-    def domain(self, node: ast.AST, bound: frozenset[str], depth: int) -> Domain:
+    def domain(self, node: ast.AST, bound: frozenset[str], depth: int) -> nodes.Domain:
         if isinstance(node, ast.Name) and node.id == "bits":
-            return BitsDomain()
+            return nodes.BitsDomain()
         if isinstance(node, ast.Name) and node.id in self.sequences:
-            return SeqDomain(node.id)
+            return nodes.SeqDomain(node.id)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             name = self.sequence_name(node.value)
             sl = node.slice
             step = self.const_int(sl.step)
             if step == 0:
                 raise self.fail("slice step cannot be zero", node)
-            return SeqDomain(name, self.const_int(sl.lower), self.const_int(sl.upper), step)
+            return nodes.SeqDomain(name, self.const_int(sl.lower), self.const_int(sl.upper), step)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -347,77 +340,113 @@ class _Converter:
                 if not _is_static(a):
                     raise self.fail("range bounds may only use constants and len(...)", src)
             p = self.pos(node)
-            one, zero = Const(p, "int", 1), Const(p, "int", 0)
+            one, zero = nodes.Const(p, "int", 1), nodes.Const(p, "int", 0)
             if len(args) == 1:
-                return RangeDomain(zero, args[0], one)
+                return nodes.RangeDomain(zero, args[0], one)
             if len(args) == 2:
-                return RangeDomain(args[0], args[1], one)
-            if isinstance(args[2], Const) and args[2].value == 0:
+                return nodes.RangeDomain(args[0], args[1], one)
+            if isinstance(args[2], nodes.Const) and args[2].value == 0:
                 raise self.fail("range step cannot be zero", node)
-            return RangeDomain(args[0], args[1], args[2])
+            return nodes.RangeDomain(args[0], args[1], args[2])
         raise self.fail("expected a sequence to range over: h, h[a:b:c], bits or range(...)", node)
 
-    def call(self, node: ast.Call, bound: frozenset[str], d: int) -> Node:
+    def call(self, node: ast.Call, bound: frozenset[str], d: int) -> nodes.Node:
+        """A call of a reduction, a sequence function, a shorthand or a scalar built-in."""
         if not isinstance(node.func, ast.Name):
             raise self.fail("only built-in functions can be called", node)
         if node.keywords:
             raise self.fail("keyword arguments are not allowed", node.keywords[0])
-        name = node.func.id
-        p = self.pos(node)
-        args = node.args
-        for a in args:
+        for a in node.args:
             if isinstance(a, ast.Starred):
                 raise self.fail("'*' arguments are not allowed", a)
+        name = node.func.id
+        p = self.pos(node)
         if name in REDUCTIONS:
-            if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
-                return self.generator(name, args[0], bound, d, p)
-            if len(args) == 1:
-                dom = self.domain(args[0], bound, d)
-                if name in ("all", "any", "count"):
-                    raise self.fail(
-                        f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node
-                    )
-                var = "_x"
-                return Reduce(p, "int", name, Var(p, "int", var), var, dom)
-            if name in ("max", "min", "xor") and len(args) >= 2:
-                values = [
-                    self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a)
-                    for a in args
-                ]
-                if name == "xor":
-                    out = values[0]
-                    for v in values[1:]:
-                        out = Bin(p, "int", "^", out, v)
-                    return out
-                return Call(p, "int", name, tuple(values))
-            raise self.fail(f"{name} takes a sequence or a generator", node)
+            return self.reduction(name, node, bound, d, p)
+        if name in ("len", "colsum"):
+            return self.sequence_call(name, node, bound, d, p)
+        if name in ("bit", "floor_div", "implies"):
+            return self.shorthand(name, node, bound, d, p)
+        args = node.args
+        if name in SCALAR_CALLS:
+            if len(args) != SCALAR_CALLS[name]:
+                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
+            scalar_args = tuple(
+                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            )
+            return nodes.Call(p, "int", name, scalar_args)
+        raise self.fail(f"unknown function {name!r}", node)
+
+    def reduction(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``xor(h)``, ``all(x > 0 for x in h)``, ``max(a, b)``, ..."""
+        args = node.args
+        if len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
+            return self.generator(name, args[0], bound, d, p)
+        if len(args) == 1:
+            dom = self.domain(args[0], bound, d)
+            if name in ("all", "any", "count"):
+                raise self.fail(f"{name}(...) needs a condition: {name}(x > 0 for x in h)", node)
+            var = "_x"
+            return nodes.Reduce(p, "int", name, nodes.Var(p, "int", var), var, dom)
+        if name in ("max", "min", "xor") and len(args) >= 2:
+            values = [
+                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            ]
+            if name == "xor":
+                out = values[0]
+                for v in values[1:]:
+                    out = nodes.Binary(p, "int", "^", out, v)
+                return out
+            return nodes.Call(p, "int", name, tuple(values))
+        raise self.fail(f"{name} takes a sequence or a generator", node)
+
+    def sequence_call(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``len(S)`` and ``colsum(S, b)`` (the number of elements of S with bit b set)."""
+        args = node.args
         if name == "len":
             if len(args) != 1:
                 raise self.fail("len takes one sequence", node)
             dom = self.domain(args[0], bound, d)
-            if not isinstance(dom, SeqDomain):
+            if not isinstance(dom, nodes.SeqDomain):
                 raise self.fail("len takes a sequence such as h", node)
-            return Len(p, "int", dom)
+            return nodes.Len(p, "int", dom)
         if name == "colsum":
             # colsum(S, b): how many elements of S have bit b set.
             if len(args) != 2:
                 raise self.fail("colsum takes a sequence and a bit position: colsum(h, b)", node)
             dom = self.domain(args[0], bound, d)
-            if not isinstance(dom, SeqDomain):
+            if not isinstance(dom, nodes.SeqDomain):
                 raise self.fail("colsum's first argument must be a sequence such as h", node)
             b = self.want(self.expr(args[1], bound, d), "int", "the bit position", args[1])
             var = "_c"
             while var in bound or var in self.scalars:  # the body must not capture a name of b
                 var += "_"
-            body = Bin(
-                p, "int", "&", Bin(p, "int", ">>", Var(p, "int", var), b), Const(p, "int", 1)
+            body = nodes.Binary(
+                p,
+                "int",
+                "&",
+                nodes.Binary(p, "int", ">>", nodes.Var(p, "int", var), b),
+                nodes.Const(p, "int", 1),
             )
-            return Reduce(p, "int", "sum", body, var, dom)
+            return nodes.Reduce(p, "int", "sum", body, var, dom)
+        raise self.fail(f"unknown function {name!r}", node)
+
+    def shorthand(
+        self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
+    ) -> nodes.Node:
+        """``bit``, ``floor_div`` and ``implies``, written with operators in the tree."""
+        args = node.args
         if name == "bit":
             if len(args) != 2:
                 raise self.fail("bit takes a number and a bit position: bit(x, b)", node)
             x, b = (self.want(self.expr(a, bound, d), "int", "an argument of bit", a) for a in args)
-            return Bin(p, "int", "&", Bin(p, "int", ">>", x, b), Const(p, "int", 1))
+            return nodes.Binary(
+                p, "int", "&", nodes.Binary(p, "int", ">>", x, b), nodes.Const(p, "int", 1)
+            )
         if name == "floor_div":
             if len(args) != 2:
                 raise self.fail("floor_div takes two numbers", node)
@@ -425,26 +454,21 @@ class _Converter:
                 self.want(self.expr(x, bound, d), "int", "an argument of floor_div", x)
                 for x in args
             )
-            return Bin(p, "int", "//", num, den)
+            return nodes.Binary(p, "int", "//", num, den)
         if name == "implies":
             if len(args) != 2:
                 raise self.fail("implies takes two conditions", node)
             premise, conclusion = (
                 self.want(self.expr(x, bound, d), "bool", "an argument of implies", x) for x in args
             )
-            return BoolOp(p, "bool", "or", (Unary(p, "bool", "not", premise), conclusion))
-        if name in SCALAR_CALLS:
-            if len(args) != SCALAR_CALLS[name]:
-                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
-            scalar_args = tuple(
-                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
+            return nodes.BoolOp(
+                p, "bool", "or", (nodes.Unary(p, "bool", "not", premise), conclusion)
             )
-            return Call(p, "int", name, scalar_args)
         raise self.fail(f"unknown function {name!r}", node)
 
     def generator(
         self, name: str, gen: ast.GeneratorExp, bound: frozenset[str], d: int, p: int
-    ) -> Node:
+    ) -> nodes.Node:
         if len(gen.generators) != 1:
             raise self.fail("only one 'for' per generator", gen)
         comp = gen.generators[0]
@@ -461,7 +485,7 @@ class _Converter:
             raise self.fail(f"loop variable {var!r} hides another name", comp.target)
         dom = self.domain(comp.iter, bound, d)
         body = self.expr(gen.elt, bound | {var}, d)
-        if isinstance(dom, BitsDomain):
+        if isinstance(dom, nodes.BitsDomain):
             if name not in ("all", "any", "max", "min"):
                 raise self.fail(
                     f"{name}(... for b in bits) is not allowed: use all, any, max or min", gen
@@ -469,23 +493,35 @@ class _Converter:
             _check_shift_only(body, var, self, gen.elt)
         if name in ("all", "any", "count"):
             self.want(body, "bool", f"the body of {name}", gen.elt)
-            return Reduce(p, "bool" if name != "count" else "int", name, body, var, dom)
+            return nodes.Reduce(p, "bool" if name != "count" else "int", name, body, var, dom)
         self.want(body, "int", f"the body of {name}", gen.elt)
-        return Reduce(p, "int", name, body, var, dom)
+        return nodes.Reduce(p, "int", name, body, var, dom)
 
 
-def _is_static(node: Node) -> bool:
+_Converter._HANDLERS = {
+    ast.Constant: _Converter.constant,
+    ast.Name: _Converter.name,
+    ast.UnaryOp: _Converter.unary,
+    ast.BinOp: _Converter.binop,
+    ast.Compare: _Converter.compare,
+    ast.BoolOp: _Converter.boolop,
+    ast.IfExp: _Converter.ifexp,
+    ast.Subscript: _Converter.subscript,
+}
+
+
+def _is_static(node: nodes.Node) -> bool:
     """True when ``node`` only uses constants, ``len(...)`` and arithmetic on them."""
-    if isinstance(node, (Const, Len)):
+    if isinstance(node, (nodes.Const, nodes.Len)):
         return True
-    if isinstance(node, Bin) and node.op in ("+", "-", "*", "//"):
+    if isinstance(node, nodes.Binary) and node.op in ("+", "-", "*", "//"):
         return _is_static(node.left) and _is_static(node.right)
-    if isinstance(node, Unary) and node.op == "-":
+    if isinstance(node, nodes.Unary) and node.op == "-":
         return _is_static(node.operand)
     return False
 
 
-def _check_shift_only(body: Node, var: str, conv: _Converter, src: ast.AST) -> None:
+def _check_shift_only(body: nodes.Node, var: str, conv: _Converter, src: ast.AST) -> None:
     """Require the bit variable to appear only as a shift amount (``x >> b``).
 
     Then the body is the same at every bit position above all values, so the
@@ -494,12 +530,12 @@ def _check_shift_only(body: Node, var: str, conv: _Converter, src: ast.AST) -> N
     """
     from nimproof.expr.nodes import children
 
-    def visit(n: Node, as_shift: bool) -> None:
-        if isinstance(n, Var) and n.name == var and not as_shift:
+    def visit(n: nodes.Node, as_shift: bool) -> None:
+        if isinstance(n, nodes.Var) and n.name == var and not as_shift:
             raise conv.fail(
                 f"the bit variable {var!r} may only be used as a shift amount (x >> {var})", src
             )
-        if isinstance(n, Bin) and n.op == ">>":
+        if isinstance(n, nodes.Binary) and n.op == ">>":
             visit(n.left, False)
             visit(n.right, True)
             return

@@ -11,32 +11,15 @@ from __future__ import annotations
 
 import sympy
 
+from nimproof.expr import nodes
 from nimproof.expr.latex import to_latex
-from nimproof.expr.nodes import (
-    Binary,
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    Domain,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    RangeDomain,
-    Reduce,
-    SeqDomain,
-    Unary,
-    Var,
-)
 from nimproof.expr.text import to_text
 from nimproof.expr.walk import Walker
 
 __all__ = ["to_latex", "to_sympy", "to_text"]
 
 
-def to_sympy(node: Node) -> sympy.Basic:
+def to_sympy(node: nodes.Node) -> sympy.Basic:
     """An unevaluated sympy expression with the structure of ``node`` (for printing only).
 
     Integers are ``Symbol(name, integer=True)``; ``h[i]`` is ``IndexedBase("h")[i]``;
@@ -62,33 +45,33 @@ def _bool_function(name: str) -> type:
 
 
 class _Sympy(Walker[sympy.Basic]):
-    def convert(self, node: Node, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def convert(self, node: nodes.Node, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         return self.walk(node, bound)
 
-    def walk_const(self, node: Const, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_const(self, node: nodes.Const, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         if isinstance(node.value, bool):
             return sympy.true if node.value else sympy.false
         return sympy.Integer(node.value)
 
-    def walk_var(self, node: Var, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_var(self, node: nodes.Var, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         return bound.get(node.name) or sympy.Symbol(node.name, integer=True)
 
-    def walk_index(self, node: Index, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_index(self, node: nodes.Index, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         return sympy.IndexedBase(node.seq)[self.convert(node.index, bound)]
 
-    def walk_len(self, node: Len, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_len(self, node: nodes.Len, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         return sympy.Function("len")(self.domain(node.domain, bound))
 
-    def walk_unary(self, node: Unary, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_unary(self, node: nodes.Unary, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         operand = self.convert(node.operand, bound)
         if node.op == "not":
             return sympy.Not(operand, evaluate=False)
         return sympy.Mul(sympy.Integer(-1), operand, evaluate=False)
 
-    def walk_binary(self, node: Binary, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_binary(self, node: nodes.Binary, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         return self.binary(node.op, self.convert(node.left, bound), self.convert(node.right, bound))
 
-    def walk_compare(self, node: Compare, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_compare(self, node: nodes.Compare, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         rel = []
         for op, a, b in zip(node.ops, node.operands, node.operands[1:], strict=False):
             x, y = self.convert(a, bound), self.convert(b, bound)
@@ -107,20 +90,25 @@ class _Sympy(Walker[sympy.Basic]):
                 rel.append(cls(x, y, evaluate=False))
         return rel[0] if len(rel) == 1 else sympy.And(*rel, evaluate=False)
 
-    def walk_boolop(self, node: BoolOp, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_boolop(self, node: nodes.BoolOp, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         values = [self.convert(v, bound) for v in node.values]
         cls = sympy.And if node.op == "and" else sympy.Or
         return cls(*values, evaluate=False)
 
-    def walk_ifelse(self, node: IfElse, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_ifelse(self, node: nodes.IfElse, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         test = self.convert(node.test, bound)
         body = self.convert(node.body, bound)
         orelse = self.convert(node.orelse, bound)
         if node.type == "bool":
             return sympy.ITE(test, body, orelse, evaluate=False)
-        return sympy.Piecewise((body, test), (orelse, True), evaluate=False)
+        try:
+            return sympy.Piecewise((body, test), (orelse, True), evaluate=False)
+        except (TypeError, ValueError):
+            # sympy folds the condition even unevaluated and can fail on it (a comparison
+            # with 0**0 or zoo); a named function keeps the structure for printing.
+            return sympy.Function("ifelse")(test, body, orelse)
 
-    def walk_call(self, node: Call, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_call(self, node: nodes.Call, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         args = [self.convert(a, bound) for a in node.args]
         if node.func == "max":
             return sympy.Max(*args, evaluate=False)
@@ -162,29 +150,33 @@ class _Sympy(Walker[sympy.Basic]):
         name = {"&": "bitand", "|": "bitor", "^": "xor", "<<": "lshift", ">>": "rshift"}[op]
         return sympy.Function(name)(a, b)
 
-    def domain(self, d: Domain, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
-        if isinstance(d, SeqDomain):
+    def domain(self, d: nodes.Domain, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+        if isinstance(d, nodes.SeqDomain):
             base = sympy.Symbol(d.name)
             if d.start is None and d.stop is None and d.step is None:
                 return base
             none = sympy.Symbol("None")
             parts = [none if v is None else sympy.Integer(v) for v in (d.start, d.stop, d.step)]
             return sympy.Function("slice")(base, *parts)
-        if isinstance(d, BitsDomain):
+        if isinstance(d, nodes.BitsDomain):
             return sympy.Symbol("bits")
         return sympy.Function("range")(*(self.convert(x, bound) for x in (d.start, d.stop, d.step)))
 
-    def walk_reduce(self, node: Reduce, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
+    def walk_reduce(self, node: nodes.Reduce, bound: dict[str, sympy.Symbol]) -> sympy.Basic:
         d = node.domain
-        if isinstance(node.body, Var) and node.body.name == node.var and isinstance(d, SeqDomain):
+        if (
+            isinstance(node.body, nodes.Var)
+            and node.body.name == node.var
+            and isinstance(d, nodes.SeqDomain)
+        ):
             return sympy.Function(node.func)(self.domain(d, bound))
         var = sympy.Symbol(node.var.lstrip("_") or "x", integer=True)
         inner = {**bound, node.var: var}
         body = self.convert(node.body, inner)
         if (
             node.func == "sum"
-            and isinstance(d, RangeDomain)
-            and isinstance(d.step, Const)
+            and isinstance(d, nodes.RangeDomain)
+            and isinstance(d.step, nodes.Const)
             and d.step.value == 1
         ):
             start = self.convert(d.start, bound)

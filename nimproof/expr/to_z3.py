@@ -35,24 +35,9 @@ from typing import Any, TypeAlias
 import z3
 
 from nimproof.errors import EvalError, NimproofError
+from nimproof.expr import nodes
 from nimproof.expr.evaluate import MAX_SHIFT, domain_values, evaluate
-from nimproof.expr.nodes import (
-    Binary,
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    Reduce,
-    SeqDomain,
-    Unary,
-    Var,
-    children,
-)
+from nimproof.expr.nodes import children
 from nimproof.expr.walk import UnknownNode, Walker, uses_bitwise
 
 MAX_TERMS = 200_000
@@ -78,7 +63,7 @@ class Compiled:
         return z3.And(*self.guards) if self.guards else z3.BoolVal(True)
 
 
-def compile_bv(node: Node, env: Mapping[str, object], width: int) -> Compiled:
+def compile_bv(node: nodes.Node, env: Mapping[str, object], width: int) -> Compiled:
     """Compile ``node`` to unsigned ``width``-bit ``BitVec`` terms.
 
     ``env`` maps each scalar name to a ``BitVec`` term of exactly ``width``
@@ -97,7 +82,7 @@ def compile_bv(node: Node, env: Mapping[str, object], width: int) -> Compiled:
     return Compiled(term, tuple(compiler.guards))
 
 
-def compile_int(node: Node, env: Mapping[str, object]) -> Compiled:
+def compile_int(node: nodes.Node, env: Mapping[str, object]) -> Compiled:
     """Compile ``node`` to unbounded z3 ``Int`` terms.
 
     ``env`` maps each scalar name to an ``Int`` term or a Python int, and each
@@ -172,7 +157,7 @@ class _Compiler(Walker[Any]):
     def bv(self) -> bool:
         return self.width is not None
 
-    def const(self, value: int, node: Node | None = None) -> z3.ExprRef:
+    def const(self, value: int, node: nodes.Node | None = None) -> z3.ExprRef:
         if self.width is None:
             return z3.IntVal(value)
         if not 0 <= value < (1 << self.width):
@@ -224,22 +209,22 @@ class _Compiler(Walker[Any]):
         return self.const(0)
 
     # -- constant folding ------------------------------------------------------
-    def deps(self, node: Node) -> frozenset[str]:
+    def deps(self, node: nodes.Node) -> frozenset[str]:
         """Names whose *values* (not just lengths) ``node`` reads."""
         key = id(node)
         hit = self._deps.get(key)
         if hit is not None:
             return hit
         out: frozenset[str]
-        if isinstance(node, Var):
+        if isinstance(node, nodes.Var):
             out = frozenset({node.name})
-        elif isinstance(node, Len):
+        elif isinstance(node, nodes.Len):
             out = frozenset()
-        elif isinstance(node, Index):
+        elif isinstance(node, nodes.Index):
             out = frozenset({node.seq}) | self.deps(node.index)
-        elif isinstance(node, Reduce):
+        elif isinstance(node, nodes.Reduce):
             out = self.deps(node.body) - {node.var}
-            if isinstance(node.domain, SeqDomain):
+            if isinstance(node.domain, nodes.SeqDomain):
                 out |= {node.domain.name}
             for child in children(node)[1:]:
                 out |= self.deps(child)
@@ -250,7 +235,7 @@ class _Compiler(Walker[Any]):
         self._deps[key] = out
         return out
 
-    def fold(self, node: Node, env: Mapping[str, object]) -> int | bool | None:
+    def fold(self, node: nodes.Node, env: Mapping[str, object]) -> int | bool | None:
         """The exact value of ``node`` when everything it reads is a Python int, else None."""
         for name in self.deps(node):
             if name not in env:
@@ -267,7 +252,7 @@ class _Compiler(Walker[Any]):
             return None  # undefined here (or malformed env): compile it and let guards decide
 
     # -- compilation -------------------------------------------------------------
-    def compile(self, node: Node, env: Mapping[str, object], path: Path) -> Any:
+    def compile(self, node: nodes.Node, env: Mapping[str, object], path: Path) -> Any:
         self._visited += 1
         if self._visited > MAX_TERMS:
             raise Unsupported(f"the formula unrolls to more than {MAX_TERMS} terms")
@@ -280,20 +265,20 @@ class _Compiler(Walker[Any]):
                 return self.const(value)
         return self.walk(node, env, path)
 
-    def walk_const(self, node: Const, env: Mapping[str, object], path: Path) -> Any:
+    def walk_const(self, node: nodes.Const, env: Mapping[str, object], path: Path) -> Any:
         if node.type == "bool":
             return z3.BoolVal(bool(node.value))
         return self.const(int(node.value), node)
 
-    def walk_var(self, node: Var, env: Mapping[str, object], path: Path) -> Any:
+    def walk_var(self, node: nodes.Var, env: Mapping[str, object], path: Path) -> Any:
         if node.name not in env:
             raise Unsupported(f"the variable {node.name!r} has no value")
         return self.term(env[node.name], node.name)
 
-    def walk_len(self, node: Len, env: Mapping[str, object], path: Path) -> Any:
+    def walk_len(self, node: nodes.Len, env: Mapping[str, object], path: Path) -> Any:
         return self.const(len(node.domain.indices(len(self.sequence(node.domain.name, env)))), node)
 
-    def walk_unary(self, node: Unary, env: Mapping[str, object], path: Path) -> Any:
+    def walk_unary(self, node: nodes.Unary, env: Mapping[str, object], path: Path) -> Any:
         operand = self.compile(node.operand, env, path)
         if node.op == "not":
             return z3.Not(operand)
@@ -301,7 +286,7 @@ class _Compiler(Walker[Any]):
             self.guard(operand == 0, path)  # no negative numbers exist in this mode
         return -operand
 
-    def walk_binary(self, node: Binary, env: Mapping[str, object], path: Path) -> Any:
+    def walk_binary(self, node: nodes.Binary, env: Mapping[str, object], path: Path) -> Any:
         left = self.compile(node.left, env, path)
         if node.op == "**":
             exponent = self.fold(node.right, {})
@@ -311,7 +296,7 @@ class _Compiler(Walker[Any]):
         right = self.compile(node.right, env, path)
         return self.binary(node.op, left, right, path)
 
-    def walk_boolop(self, node: BoolOp, env: Mapping[str, object], path: Path) -> Any:
+    def walk_boolop(self, node: nodes.BoolOp, env: Mapping[str, object], path: Path) -> Any:
         values = []
         current = path
         for value_node in node.values:
@@ -320,17 +305,17 @@ class _Compiler(Walker[Any]):
             current = _and(current, value if node.op == "and" else z3.Not(value))
         return z3.And(*values) if node.op == "and" else z3.Or(*values)
 
-    def walk_ifelse(self, node: IfElse, env: Mapping[str, object], path: Path) -> Any:
+    def walk_ifelse(self, node: nodes.IfElse, env: Mapping[str, object], path: Path) -> Any:
         test = self.compile(node.test, env, path)
         body = self.compile(node.body, env, _and(path, test))
         orelse = self.compile(node.orelse, env, _and(path, z3.Not(test)))
         return z3.If(test, body, orelse)
 
-    def walk_call(self, node: Call, env: Mapping[str, object], path: Path) -> Any:
+    def walk_call(self, node: nodes.Call, env: Mapping[str, object], path: Path) -> Any:
         args = [self.compile(a, env, path) for a in node.args]
         return self.call(node, args, path)
 
-    def walk_index(self, node: Index, env: Mapping[str, object], path: Path) -> Any:
+    def walk_index(self, node: nodes.Index, env: Mapping[str, object], path: Path) -> Any:
         seq = self.sequence(node.seq, env)
         where = f"{node.seq}[...]"
         fixed = self.fold(node.index, env)
@@ -358,7 +343,7 @@ class _Compiler(Walker[Any]):
                 out = z3.If(i_term == j - len(seq), self.term(seq[j], where), out)
         return out
 
-    def walk_compare(self, node: Compare, env: Mapping[str, object], path: Path) -> Any:
+    def walk_compare(self, node: nodes.Compare, env: Mapping[str, object], path: Path) -> Any:
         # Python evaluates the third operand of a < b < c only where a < b holds.
         cmp = _cmp_bv if self.bv else _cmp_int
         left = self.compile(node.operands[0], env, path)
@@ -458,7 +443,7 @@ class _Compiler(Walker[Any]):
             return shifted
         raise UnknownNode(f"unknown operator {op!r}")
 
-    def call(self, node: Call, args: list[Any], path: Path) -> Any:
+    def call(self, node: nodes.Call, args: list[Any], path: Path) -> Any:
         f = node.func
         if f in ("max", "min"):
             out = args[0]
@@ -506,14 +491,14 @@ class _Compiler(Walker[Any]):
         raise UnknownNode(f"unknown function {f!r}")
 
     # -- reductions --------------------------------------------------------------
-    def walk_reduce(self, node: Reduce, env: Mapping[str, object], path: Path) -> Any:
+    def walk_reduce(self, node: nodes.Reduce, env: Mapping[str, object], path: Path) -> Any:
         dom = node.domain
         f = node.func
         items: Sequence[object]
-        if isinstance(dom, SeqDomain):
+        if isinstance(dom, nodes.SeqDomain):
             seq = self.sequence(dom.name, env)
             items = [seq[i] for i in dom.indices(len(seq))]
-        elif isinstance(dom, BitsDomain):
+        elif isinstance(dom, nodes.BitsDomain):
             if self.width is None:
                 raise Unsupported("uses bitwise operations; use z3_bitvec")
             # Positions from the width on all give the body's value at the width (every x >> b is 0).
@@ -556,24 +541,24 @@ class _Compiler(Walker[Any]):
                 out = z3.If(b > out if f == "max" else b < out, b, out)
         return out
 
-    def upper(self, node: Node) -> int:
+    def upper(self, node: nodes.Node) -> int:
         """A bound on every BitVec value ``node`` can compile to (loose: 2**width - 1 by default)."""
         assert self.width is not None
         top = (1 << self.width) - 1
-        if isinstance(node, Const):
+        if isinstance(node, nodes.Const):
             return min(top, max(int(node.value), 0))
-        if isinstance(node, Binary) and node.op == "&":
+        if isinstance(node, nodes.Binary) and node.op == "&":
             return min(self.upper(node.left), self.upper(node.right))
-        if isinstance(node, Binary) and node.op == ">>":
+        if isinstance(node, nodes.Binary) and node.op == ">>":
             return self.upper(node.left)
-        if isinstance(node, Call) and node.func in (
+        if isinstance(node, nodes.Call) and node.func in (
             "popcount",
             "trailing_ones",
             "trailing_zeros",
             "bit_length",
         ):
             return min(top, self.width)
-        if isinstance(node, IfElse):
+        if isinstance(node, nodes.IfElse):
             return max(self.upper(node.body), self.upper(node.orelse))
         return top
 

@@ -14,7 +14,7 @@ from nimproof.miner.defaults import DEFAULT_REQUESTS, default_requests
 from nimproof.miner.guessers import GUESSERS, Grid, Guesser
 from nimproof.miner.model import Evidence, Guess, HeapTable, PTable
 from nimproof.miner.pipeline import FamilyResult, Request, build_grid, mine
-from nimproof.miner.run import Mined, RunResult, run
+from nimproof.miner.run import Mined, RunResult
 from nimproof.miner.writer import FULL, QUICK, CheckBounds
 
 __all__ = [
@@ -36,5 +36,4 @@ __all__ = [
     "build_grid",
     "default_requests",
     "mine",
-    "run",
 ]

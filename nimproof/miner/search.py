@@ -15,7 +15,7 @@ zero, no bitwise operation on a negative number, no overflow).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -114,63 +114,101 @@ def find_formula(
     kept per size (the search stops growing beyond it).
     """
     target = np.asarray(target, dtype=np.int64)
-    seen: set[bytes] = set()
-    levels: dict[int, _Level] = {}
+    search = _Search(target, len(variables), max_level)
+    leaf_t = list(variables) + [str(c) for c in constants]
+    leaf_v = [np.asarray(v, dtype=np.int64) for v in variables.values()]
+    leaf_v += [np.full(len(target), c, dtype=np.int64) for c in constants]
+    search.levels[1] = search.add(
+        leaf_t, [True] * len(leaf_t), np.stack(leaf_v), [False] * len(leaf_t)
+    )
+    found = search.hit(search.levels[1])
+    if found is not None:
+        return found
+    for size in range(2, max_size + 1):
+        cand = _Candidates()
+        search.extend_unary(cand, size, unary)
+        search.extend_binary(cand, size, binary)
+        if not cand.texts:
+            continue
+        search.levels[size] = search.add(
+            cand.texts, cand.atomic, np.concatenate(cand.chunks), cand.calls
+        )
+        found = search.hit(search.levels[size])
+        if found is not None:
+            return found
+    return None
 
-    def add(texts: list[str], atomic: list[bool], values: np.ndarray, calls: list[bool]) -> _Level:
+
+@dataclass
+class _Candidates:
+    """Formulas of one size before duplicates are removed: text, atomicity, values, call-ness."""
+
+    texts: list[str] = field(default_factory=list)
+    atomic: list[bool] = field(default_factory=list)
+    calls: list[bool] = field(default_factory=list)
+    chunks: list[np.ndarray] = field(default_factory=list)
+
+
+class _Search:
+    """The levels of a bottom-up search by size, keeping one formula per value vector."""
+
+    def __init__(self, target: np.ndarray, n_vars: int, max_level: int) -> None:
+        self.target, self.n_vars, self.max_level = target, n_vars, max_level
+        self.seen: set[bytes] = set()
+        self.levels: dict[int, _Level] = {}
+
+    def add(
+        self, texts: list[str], atomic: list[bool], values: np.ndarray, calls: list[bool]
+    ) -> _Level:
+        """A level of the formulas whose value vectors were not seen before (at most max_level)."""
         keep_t: list[str] = []
         keep_a: list[bool] = []
         keep_c: list[bool] = []
         rows: list[np.ndarray] = []
         for text, at, row, call in zip(texts, atomic, values, calls, strict=True):
             key = row.tobytes()
-            if key in seen or len(rows) >= max_level:
+            if key in self.seen or len(rows) >= self.max_level:
                 continue
-            seen.add(key)
+            self.seen.add(key)
             keep_t.append(text)
             keep_a.append(at)
             keep_c.append(call)
             rows.append(row)
-        arr = np.stack(rows) if rows else np.zeros((0, len(target)), dtype=np.int64)
+        arr = np.stack(rows) if rows else np.zeros((0, len(self.target)), dtype=np.int64)
         return _Level(keep_t, keep_a, arr, keep_c)
 
-    def hit(level: _Level) -> str | None:
+    def hit(self, level: _Level) -> str | None:
+        """The first formula of ``level`` whose values equal the target."""
         if not len(level.texts):
             return None
-        match = np.nonzero(np.all(level.values == target, axis=1))[0]
+        match = np.nonzero(np.all(level.values == self.target, axis=1))[0]
         return level.texts[int(match[0])] if len(match) else None
 
-    leaf_t = list(variables) + [str(c) for c in constants]
-    leaf_v = [np.asarray(v, dtype=np.int64) for v in variables.values()]
-    leaf_v += [np.full(len(target), c, dtype=np.int64) for c in constants]
-    levels[1] = add(leaf_t, [True] * len(leaf_t), np.stack(leaf_v), [False] * len(leaf_t))
-    found = hit(levels[1])
-    if found is not None:
-        return found
-    n_vars = len(variables)
-    for size in range(2, max_size + 1):
-        texts: list[str] = []
-        atomic: list[bool] = []
-        calls: list[bool] = []
-        chunks: list[np.ndarray] = []
-        inner = levels.get(size - 1)
-        if inner is not None and len(inner.texts):
-            # Unary built-ins of constants are constants, and built-ins of built-ins
-            # (popcount(popcount(n))) fit small tables by accident: neither is searched.
-            usable = np.asarray([not c for c in inner.calls], dtype=bool)
-            if size == 2:
-                usable[n_vars:] = False
-            rows = inner.values[usable]
-            src = [t for t, u in zip(inner.texts, usable, strict=True) if u]
-            for name in unary:
-                out, ok = _unary(name, rows)
-                texts += [f"{name}({t})" for t, good in zip(src, ok, strict=True) if good]
-                atomic += [True] * int(ok.sum())
-                calls += [True] * int(ok.sum())
-                chunks.append(out[ok])
+    def extend_unary(self, cand: _Candidates, size: int, unary: Sequence[str]) -> None:
+        """Add ``f(x)`` for each unary built-in ``f`` and each ``x`` of size ``size - 1``."""
+        inner = self.levels.get(size - 1)
+        if inner is None or not len(inner.texts):
+            return
+        # Unary built-ins of constants are constants, and built-ins of built-ins
+        # (popcount(popcount(n))) fit small tables by accident: neither is searched.
+        usable = np.asarray([not c for c in inner.calls], dtype=bool)
+        if size == 2:
+            usable[self.n_vars :] = False
+        rows = inner.values[usable]
+        src = [t for t, u in zip(inner.texts, usable, strict=True) if u]
+        for name in unary:
+            out, ok = _unary(name, rows)
+            cand.texts += [f"{name}({t})" for t, good in zip(src, ok, strict=True) if good]
+            cand.atomic += [True] * int(ok.sum())
+            cand.calls += [True] * int(ok.sum())
+            cand.chunks.append(out[ok])
+
+    def extend_binary(self, cand: _Candidates, size: int, binary: Sequence[str]) -> None:
+        """Add ``a op b`` for every split of ``size - 1`` nodes between ``a`` and ``b``."""
+        n_vars = self.n_vars
         for left_size in range(1, size - 1):
             right_size = size - 1 - left_size
-            a, b = levels.get(left_size), levels.get(right_size)
+            a, b = self.levels.get(left_size), self.levels.get(right_size)
             if a is None or b is None or not len(a.texts) or not len(b.texts):
                 continue
             for op in binary:
@@ -183,17 +221,10 @@ def find_formula(
                     const[n_vars:, n_vars:] = True
                     ok = ok & ~const
                 ii, jj = np.nonzero(ok)
-                texts += [
+                cand.texts += [
                     f"{_wrap(a.texts[i], a.atomic[i])} {op} {_wrap(b.texts[j], b.atomic[j])}"
                     for i, j in zip(ii.tolist(), jj.tolist(), strict=True)
                 ]
-                atomic += [False] * len(ii)
-                calls += [False] * len(ii)
-                chunks.append(out[ii, jj])
-        if not texts:
-            continue
-        levels[size] = add(texts, atomic, np.concatenate(chunks), calls)
-        found = hit(levels[size])
-        if found is not None:
-            return found
-    return None
+                cand.atomic += [False] * len(ii)
+                cand.calls += [False] * len(ii)
+                cand.chunks.append(out[ii, jj])

@@ -18,6 +18,7 @@ from typing import Any, TypedDict
 import z3
 
 from nimproof.errors import EvalError
+from nimproof.expr.nodes import free_names
 from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
@@ -114,104 +115,134 @@ def _identity(ctx: ClaimContext, solver: Solver) -> Counterexample | None:
     )
 
 
+class _OneHeap:
+    """One proof over the integers: symbols ``n``, ``m``, ``v`` and the claimed values."""
+
+    def __init__(self, ctx: ClaimContext, solver: Solver) -> None:
+        base = ctx.heap_game
+        assert base is not None and ctx.formula is not None
+        hm = heap_moves(base)
+        if hm is None:
+            raise Unsupported(f"{base.spec} has no symbolic move rule")
+        self.ctx, self.solver, self.base, self.hm = ctx, solver, base, hm
+        self.n, self.m, self.v = z3.Int("n"), z3.Int("m"), z3.Int("v")
+        self.fn, gn = self.F(self.n)
+        self.dom = self.n >= 0
+        model = solver.check(self.dom, z3.Not(gn))
+        if model is not None:
+            raise Undecided(f"a guard of the formula fails at n = {value_of(model, self.n)}")
+
+    def F(self, x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
+        """The claimed value at ``x`` and the guards under which it is exact."""
+        assert self.ctx.formula is not None
+        c = compile_int(self.ctx.formula, {"n": x, **self.ctx.params})
+        return c.term, all_of(c.guards)
+
+    def legal(self, a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+        """The move ``a -> b`` by the rule's relation, with its guards."""
+        assert self.hm.relation is not None
+        c = compile_int(self.hm.relation, {"n": a, "m": b})
+        return z3.And(b >= 0, b < a, c.term, all_of(c.guards))
+
+    def condition_1(self) -> Counterexample | None:
+        """No move joins two heaps of equal claimed value (a violation is re-checked)."""
+        n, m, hm, dom, solver = self.n, self.m, self.hm, self.dom, self.solver
+        if hm.takes is not None:
+            c1 = z3.Or(*[z3.And(n >= t, self.F(n - t)[0] == self.fn) for t in hm.takes])
+        else:
+            assert hm.relation is not None
+            rel = compile_int(hm.relation, {"n": n, "m": m})
+            model = solver.check(dom, m >= 0, m < n, z3.Not(all_of(rel.guards)))
+            if model is not None:
+                raise Undecided(f"a guard of the move rule fails at n = {value_of(model, n)}")
+            c1 = z3.And(self.legal(n, m), self.F(m)[0] == self.fn)
+        if solver.check(dom, c1) is None:
+            return None
+        k = _shrink(solver, [dom, c1], n)
+        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        return cx if cx is not None else self.move_between_equal_values(c1, k)
+
+    def move_between_equal_values(self, c1: z3.BoolRef, k: int) -> Counterexample:
+        """The condition-1 counterexample at ``k``, re-checked by the move rule."""
+        ctx, hm = self.ctx, self.hm
+        model = self.solver.check(self.dom, c1, self.n == k)
+        assert model is not None
+        target = (
+            value_of(model, self.m)
+            if hm.takes is None
+            else next(k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t))
+        )
+        if not (heap_move_legal(self.base, k, target) and _equal(ctx, k, target)):
+            raise Undecided("condition 1 model did not re-check")
+        a = int(recheck.formula_at(ctx, k))
+        return Counterexample(
+            k,
+            "condition-1",
+            f"The move {k} -> {target} joins two heaps the claim values {a}.",
+            a,
+            None,
+            target,
+            True,
+            "exact evaluation and the move rule",
+        )
+
+    def terminal(self) -> tuple[z3.BoolRef, Counterexample | None]:
+        """Misère: terminal heaps have value 1."""
+        if not self.ctx.misere:
+            return z3.BoolVal(False), None
+        if self.hm.terminal is None:
+            raise Unsupported("no formula for the terminal heaps of this rule")
+        terminal = compile_int(self.hm.terminal, {"n": self.n}).term
+        bad = [self.dom, terminal, self.fn != 1]
+        if self.solver.check(*bad) is None:
+            return terminal, None
+        k = _shrink(self.solver, bad, self.n)
+        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        if cx is None:
+            raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
+        return terminal, cx
+
+    def reach(self) -> tuple[z3.BoolRef, str]:
+        """Some move leads to a heap of claimed value ``v``, and how that is encoded."""
+        n, v, ctx = self.n, self.v, self.ctx
+        if self.hm.takes is not None:
+            return z3.Or(*[z3.And(n >= t, self.F(n - t)[0] == v) for t in self.hm.takes]), (
+                "finite list of moves"
+            )
+        if ctx.witness is not None:
+            if "j" in free_names(ctx.witness):
+                raise Unsupported("the witness ranges over bit positions j; use z3_bitvec")
+            w = compile_int(ctx.witness, {"n": n, "v": v, "j": 0, **ctx.params})
+            reach = z3.And(all_of(w.guards), self.legal(n, w.term), self.F(w.term)[0] == v)
+            return reach, f"witness {ctx.claim.witness!r}"
+        return z3.Exists([self.m], z3.And(self.legal(n, self.m), self.F(self.m)[0] == v)), (
+            "quantified formula"
+        )
+
+    def condition_2(self, terminal: z3.BoolRef) -> tuple[Counterexample | None, str]:
+        """Every value below the claimed one is reached by a move (outside terminal heaps)."""
+        reach, how = self.reach()
+        query = [self.dom, z3.Not(terminal), self.v >= 0, self.v < self.fn, z3.Not(reach)]
+        if self.solver.check(*query) is None:
+            return None, f"local conditions for all n; condition 2 by {how}"
+        k = _shrink(self.solver, query, self.n)
+        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        if cx is None:
+            raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
+        return cx, "condition 2"
+
+
 def _one_heap(
     ctx: ClaimContext, solver: Solver, options: Mapping[str, Any]
 ) -> tuple[Counterexample | None, str]:
-    base = ctx.heap_game
-    assert base is not None and ctx.formula is not None
-    hm = heap_moves(base)
-    if hm is None:
-        raise Unsupported(f"{base.spec} has no symbolic move rule")
-    n, m, v = z3.Int("n"), z3.Int("m"), z3.Int("v")
-
-    formula = ctx.formula
-
-    def F(x: z3.ArithRef) -> tuple[z3.ArithRef, z3.BoolRef]:
-        c = compile_int(formula, {"n": x, **ctx.params})
-        return c.term, all_of(c.guards)
-
-    fn, gn = F(n)
-    dom = n >= 0
-    model = solver.check(dom, z3.Not(gn))
-    if model is not None:
-        raise Undecided(f"a guard of the formula fails at n = {value_of(model, n)}")
-
-    def legal(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-        assert hm.relation is not None
-        c = compile_int(hm.relation, {"n": a, "m": b})
-        return z3.And(b >= 0, b < a, c.term, all_of(c.guards))
-
-    if hm.takes is not None:
-        options_of = [(n >= t, n - t) for t in hm.takes]
-        c1 = z3.Or(*[z3.And(ok, F(q)[0] == fn) for ok, q in options_of])
-    else:
-        assert hm.relation is not None
-        rel = compile_int(hm.relation, {"n": n, "m": m})
-        model = solver.check(dom, m >= 0, m < n, z3.Not(all_of(rel.guards)))
-        if model is not None:
-            raise Undecided(f"a guard of the move rule fails at n = {value_of(model, n)}")
-        c1 = z3.And(legal(n, m), F(m)[0] == fn)
-    model = solver.check(dom, c1)
-    if model is not None:
-        k = _shrink(solver, [dom, c1], n)
-        cx = recheck.heap_counterexample(ctx, k, "reference implementation")
-        if cx is None:
-            model = solver.check(dom, c1, n == k)
-            assert model is not None
-            target = (
-                value_of(model, m)
-                if hm.takes is None
-                else next(k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t))
-            )
-            if heap_move_legal(base, k, target) and _equal(ctx, k, target):
-                a = int(recheck.formula_at(ctx, k))
-                cx = Counterexample(
-                    k,
-                    "condition-1",
-                    f"The move {k} -> {target} joins two heaps the claim values {a}.",
-                    a,
-                    None,
-                    target,
-                    True,
-                    "exact evaluation and the move rule",
-                )
-            else:
-                raise Undecided("condition 1 model did not re-check")
+    proof = _OneHeap(ctx, solver)
+    cx = proof.condition_1()
+    if cx is not None:
         return cx, "condition 1"
-    terminal: z3.BoolRef = z3.BoolVal(False)
-    if ctx.misere:
-        if hm.terminal is None:
-            raise Unsupported("no formula for the terminal heaps of this rule")
-        terminal = compile_int(hm.terminal, {"n": n}).term
-        bad = [dom, terminal, fn != 1]
-        if solver.check(*bad) is not None:
-            k = _shrink(solver, bad, n)
-            cx = recheck.heap_counterexample(ctx, k, "reference implementation")
-            if cx is None:
-                raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
-            return cx, "terminal condition"
-    if hm.takes is not None:
-        reach = z3.Or(*[z3.And(n >= t, F(n - t)[0] == v) for t in hm.takes])
-        how = "finite list of moves"
-    elif ctx.witness is not None:
-        from nimproof.expr.nodes import free_names
-
-        if "j" in free_names(ctx.witness):
-            raise Unsupported("the witness ranges over bit positions j; use z3_bitvec")
-        w = compile_int(ctx.witness, {"n": n, "v": v, "j": 0, **ctx.params})
-        reach = z3.And(all_of(w.guards), legal(n, w.term), F(w.term)[0] == v)
-        how = f"witness {ctx.claim.witness!r}"
-    else:
-        reach = z3.Exists([m], z3.And(legal(n, m), F(m)[0] == v))
-        how = "quantified formula"
-    query = [dom, z3.Not(terminal), v >= 0, v < fn, z3.Not(reach)]
-    if solver.check(*query) is None:
-        return None, f"local conditions for all n; condition 2 by {how}"
-    k = _shrink(solver, query, n)
-    cx = recheck.heap_counterexample(ctx, k, "reference implementation")
-    if cx is None:
-        raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
-    return cx, "condition 2"
+    terminal, cx = proof.terminal()
+    if cx is not None:
+        return cx, "terminal condition"
+    return proof.condition_2(terminal)
 
 
 def _equal(ctx: ClaimContext, a: int, b: int) -> bool:

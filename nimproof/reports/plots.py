@@ -140,25 +140,7 @@ class Plotter:
         self, claim: dict[str, Any], verdict: dict[str, Any], game: Game, path: Path
     ) -> str | None:
         kind = claim.get("kind")
-        claimed: dict[int, int] = {}
-        if kind == "grundy":
-            n_max = 64
-            claimed = _formula_values(claim, n_max)
-        elif kind == "periodic":
-            period, pre = int(claim.get("period") or 1), int(claim.get("preperiod") or 0)
-            n_max = max(48, pre + 4 * period)
-        elif kind == "sequence":
-            offset = int(claim.get("offset") or 0)
-            claimed = {offset + i: int(v) for i, v in enumerate(claim.get("values") or [])}
-            n_max = max(claimed, default=0)
-        else:
-            claimed = {
-                int(p if isinstance(p, int) else p[0]): int(v)
-                for p, v in zip(
-                    claim.get("positions") or [], claim.get("values") or [], strict=False
-                )
-            }
-            n_max = max(claimed, default=0)
+        claimed, n_max = _claimed_sequence(claim)
         if n_max > MAX_SEQUENCE or _work(game, n_max) > MAX_WORK:
             return None
         true = self._table(game, n_max)
@@ -166,7 +148,6 @@ class Plotter:
         with _style():
             fig = Figure(figsize=(8.0, 3.8))
             ax = fig.add_subplot()
-            xs = list(range(len(true)))
             top = max([*true, *claimed.values(), 1])
             if kind == "periodic":
                 _shade_periods(
@@ -176,39 +157,7 @@ class Plotter:
                     len(true),
                     top,
                 )
-            dense = len(true) > 200
-            if not dense:
-                ax.vlines(xs, 0, true, color=TRUE_COLOR, linewidth=1.0, alpha=0.55)
-            ax.plot(
-                xs,
-                true,
-                "o",
-                color=TRUE_COLOR,
-                markersize=1.6 if dense else 3.2,
-                label="true value (reference)",
-            )
-            if claimed:
-                cx = sorted(claimed)
-                ax.plot(
-                    cx,
-                    [claimed[n] for n in cx],
-                    "x",
-                    color=CLAIM_COLOR,
-                    markersize=10 if len(claimed) <= 5 else (4 if dense else 6),
-                    markeredgewidth=1.2,
-                    label="claimed",
-                )
-            if bad:
-                ax.plot(
-                    bad,
-                    [claimed[n] for n in bad],
-                    "o",
-                    mfc="none",
-                    mec=BAD_COLOR,
-                    markersize=11,
-                    markeredgewidth=1.6,
-                    label="claim differs",
-                )
+            _draw_values(ax, true, claimed, bad)
             ax.set_xlim(-1, len(true) - 1 + max(1.0, len(true) / 60))
             ax.set_ylim(-0.5, top + 1.5)
             ax.set_xlabel("heap size n")
@@ -417,6 +366,67 @@ def _held(heaps: int, i: int, j: int) -> dict[int, int]:
         return {}
     sizes = HELD.get(heaps, HELD[0])
     return {k: v for k, v in zip(others, sizes, strict=False)}
+
+
+def _claimed_sequence(claim: dict[str, Any]) -> tuple[dict[int, int], int]:
+    """The values a one-heap claim states, by heap, and how far the picture should go."""
+    kind = claim.get("kind")
+    claimed: dict[int, int] = {}
+    if kind == "grundy":
+        n_max = 64
+        claimed = _formula_values(claim, n_max)
+    elif kind == "periodic":
+        period, pre = int(claim.get("period") or 1), int(claim.get("preperiod") or 0)
+        n_max = max(48, pre + 4 * period)
+    elif kind == "sequence":
+        offset = int(claim.get("offset") or 0)
+        claimed = {offset + i: int(v) for i, v in enumerate(claim.get("values") or [])}
+        n_max = max(claimed, default=0)
+    else:
+        claimed = {
+            int(p if isinstance(p, int) else p[0]): int(v)
+            for p, v in zip(claim.get("positions") or [], claim.get("values") or [], strict=False)
+        }
+        n_max = max(claimed, default=0)
+    return claimed, n_max
+
+
+def _draw_values(ax: Any, true: list[int], claimed: dict[int, int], bad: list[int]) -> None:
+    """True values as dots (stems when few), claimed values as crosses, wrong ones circled."""
+    xs = list(range(len(true)))
+    dense = len(true) > 200
+    if not dense:
+        ax.vlines(xs, 0, true, color=TRUE_COLOR, linewidth=1.0, alpha=0.55)
+    ax.plot(
+        xs,
+        true,
+        "o",
+        color=TRUE_COLOR,
+        markersize=1.6 if dense else 3.2,
+        label="true value (reference)",
+    )
+    if claimed:
+        cx = sorted(claimed)
+        ax.plot(
+            cx,
+            [claimed[n] for n in cx],
+            "x",
+            color=CLAIM_COLOR,
+            markersize=10 if len(claimed) <= 5 else (4 if dense else 6),
+            markeredgewidth=1.2,
+            label="claimed",
+        )
+    if bad:
+        ax.plot(
+            bad,
+            [claimed[n] for n in bad],
+            "o",
+            mfc="none",
+            mec=BAD_COLOR,
+            markersize=11,
+            markeredgewidth=1.6,
+            label="claim differs",
+        )
 
 
 def _heap_base(game: Game) -> HeapGame | None:

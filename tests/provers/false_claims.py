@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nimproof.claims import Claim
-from tests.provers.helpers import claim
+from tests.conftest import claim
 
 # (game, formula, methods that must refute it)
 ONE_HEAP_FALSE: list[tuple[str, str, tuple[str, ...]]] = []

@@ -15,7 +15,7 @@ from nimproof.claims import Claim
 from nimproof.expr import evaluate, parse
 from nimproof.provers import automata, mona, prepare
 from nimproof.provers.moves import is_move
-from tests.provers.helpers import assert_refutation_holds, claim
+from tests.conftest import assert_refutation_holds, claim
 
 pytestmark = pytest.mark.skipif(not mona.available(), reason="mona is not installed")
 

@@ -11,7 +11,7 @@ import nimproof.engines
 from nimproof.engines import reference
 from nimproof.games import parse_spec
 from nimproof.provers import verify_claim as _verify_claim
-from tests.provers.helpers import claim
+from tests.conftest import claim
 
 # These tests are about one method at a time: run exactly the checks each claim names.
 verify_claim = partial(_verify_claim, only_named=True)

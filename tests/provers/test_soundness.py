@@ -18,6 +18,7 @@ import pytest
 
 from nimproof.methods import ORDER
 from nimproof.provers import verify_claim
+from tests.conftest import assert_refutation_holds, claim
 from tests.provers.false_claims import (
     FAR_FALSE,
     FAR_ONE_HEAP,
@@ -28,7 +29,6 @@ from tests.provers.false_claims import (
     FalseCase,
     cases,
 )
-from tests.provers.helpers import assert_refutation_holds, claim
 
 #: Small bounds for the methods that take them; a method not listed runs with its defaults.
 OPTIONS: dict[str, dict[str, Any]] = {

@@ -7,7 +7,7 @@ from functools import partial
 import pytest
 
 from nimproof.provers import verify_claim as _verify_claim
-from tests.provers.helpers import claim
+from tests.conftest import claim
 
 # These tests are about one method at a time: run exactly the checks each claim names.
 verify_claim = partial(_verify_claim, only_named=True)

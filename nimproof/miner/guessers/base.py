@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from nimproof.miner.model import Guess, PointKey, Table
+from nimproof.miner.formula import formula_cost, template
+from nimproof.miner.model import Evidence, Guess, PointKey, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +51,52 @@ class Guesser:
     def guess_grid(self, grid: Grid, found: Mapping[PointKey, Sequence[Guess]]) -> list[Guess]:
         """Guesses about the whole grid, given every point guess. The default proposes nothing."""
         return []
+
+
+def formula_guess(
+    guesser: str,
+    table: Table,
+    formula: str,
+    evidence: Evidence,
+    *,
+    kind: str = "grundy",
+    statement: str | None = None,
+    cost: float | None = None,
+    **fields: Any,
+) -> Guess:
+    """A guess of ``formula`` about one table (one grid point).
+
+    The game, the grid point, the template and constants (the formula with its
+    integer literals abstracted) and the cost come from the table and the
+    formula (unless given); a ``grundy`` guess gets the usual statement unless one is
+    given.
+    """
+    tpl, consts = template(formula)
+    if statement is None:
+        statement = f"The value of a heap of n in {table.spec} is {formula}."
+    return Guess(
+        kind=kind,
+        game=table.spec,
+        guesser=guesser,
+        evidence=evidence,
+        cost=formula_cost(formula) if cost is None else cost,
+        formula=formula,
+        statement=statement,
+        template=tpl,
+        constants=consts,
+        point=table.key,
+        **fields,
+    )
+
+
+def note(guesser: str, table: Table, text: str) -> Guess:
+    """A note about one table (not a conjecture), kept for the summary."""
+    return Guess(
+        kind="note",
+        game=table.spec,
+        guesser=guesser,
+        evidence=Evidence(fitted=0, held_out=0, checked=0, details=(text,)),
+        cost=float("inf"),
+        statement=text,
+        point=table.key,
+    )

@@ -22,8 +22,8 @@ from typing import Any
 import sympy
 from sympy.concrete.guess import guess, guess_generating_function_rational
 
-from nimproof.miner.formula import formula_cost, polynomial_text, reproduces_heap_table, template
-from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.formula import polynomial_text, reproduces_heap_table
+from nimproof.miner.guessers.base import Guesser, formula_guess
 from nimproof.miner.model import Evidence, Guess, HeapTable, Table
 
 TERMS = 20
@@ -159,13 +159,12 @@ class Fallback(Guesser):
         for formula, method in sympy_guesses(prefix):
             if not reproduces_heap_table(formula, table):
                 continue
-            tpl, consts = template(formula)
             out.append(
-                Guess(
-                    kind="grundy",
-                    game=table.spec,
-                    guesser=self.name,
-                    evidence=Evidence(
+                formula_guess(
+                    self.name,
+                    table,
+                    formula,
+                    Evidence(
                         fitted=terms,
                         held_out=size - terms,
                         checked=size,
@@ -173,12 +172,6 @@ class Fallback(Guesser):
                             f"{method} on heaps 0..{terms - 1}; it predicted heaps {terms}..{size - 1}",
                         ),
                     ),
-                    cost=formula_cost(formula),
-                    formula=formula,
-                    statement=f"The value of a heap of n in {table.spec} is {formula}.",
-                    template=tpl,
-                    constants=consts,
-                    point=table.key,
                 )
             )
         return out

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from nimproof.games.base import Game, IntervalTakes, StairToStair, UpToKHeaps
-from nimproof.miner.formula import formula_cost, predicate_values, template
-from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.formula import formula_cost, predicate_values
+from nimproof.miner.guessers.base import Guesser, formula_guess
 from nimproof.miner.model import Evidence, Guess, PTable, Table
 
 XOR_ALL = "xor(h) == 0"
@@ -91,14 +91,13 @@ class MultiHeap(Guesser):
                 continue
             if not np.array_equal(values, table.p):
                 continue
-            tpl, consts = template(rule)
             witness = witness_for(table.game, rule)
             out.append(
-                Guess(
-                    kind="p_positions",
-                    game=table.spec,
-                    guesser=self.name,
-                    evidence=Evidence(
+                formula_guess(
+                    self.name,
+                    table,
+                    rule,
+                    Evidence(
                         fitted=fitted,
                         held_out=total - fitted,
                         checked=total,
@@ -113,14 +112,11 @@ class MultiHeap(Guesser):
                             ),
                         ),
                     ),
+                    kind="p_positions",
                     cost=formula_cost(rule, predicate=True),
-                    formula=rule,
+                    statement=f"A position of {table.heaps} heaps in {table.spec} is a P-position iff {rule}.",
                     heaps=(table.heaps,),
                     witness=witness,
-                    statement=f"A position of {table.heaps} heaps in {table.spec} is a P-position iff {rule}.",
-                    template=tpl,
-                    constants=consts,
-                    point=table.key,
                 )
             )
         return out

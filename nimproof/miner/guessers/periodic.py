@@ -23,14 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from nimproof.miner.formula import (
-    formula_cost,
     heap_formula_values,
     periodic_holds,
     reproduces_heap_table,
     substitute_name,
-    template,
 )
-from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.guessers.base import Guesser, formula_guess, note
 from nimproof.miner.model import Evidence, Guess, HeapTable, Table
 from nimproof.miner.search import ARITH, BITWISE, find_formula
 
@@ -214,17 +212,7 @@ class Periodic(Guesser):
                 f"for n >= {per.preperiod} on heaps 0..{size - 1} (not a claim: the periodicity "
                 "theorems are about normal play)"
             )
-            out.append(
-                Guess(
-                    kind="note",
-                    game=table.spec,
-                    guesser=self.name,
-                    evidence=Evidence(0, 0, 0, details=(text,)),
-                    cost=float("inf"),
-                    statement=text,
-                    point=table.key,
-                )
-            )
+            out.append(note(self.name, table, text))
         else:
             out.append(
                 Guess(
@@ -252,13 +240,12 @@ class Periodic(Guesser):
             )
         formula = closed_form(values, per)
         if formula is not None and reproduces_heap_table(formula, table):
-            tpl, consts = template(formula)
             out.append(
-                Guess(
-                    kind="grundy",
-                    game=table.spec,
-                    guesser=self.name,
-                    evidence=Evidence(
+                formula_guess(
+                    self.name,
+                    table,
+                    formula,
+                    Evidence(
                         fitted=cut,
                         held_out=size - cut,
                         checked=size,
@@ -269,12 +256,6 @@ class Periodic(Guesser):
                             f"{per.period}" + (" plus the saltus" if per.saltus else ""),
                         ),
                     ),
-                    cost=formula_cost(formula),
-                    formula=formula,
-                    statement=f"The value of a heap of n in {table.spec} is {formula}.",
-                    template=tpl,
-                    constants=consts,
-                    point=table.key,
                 )
             )
         return out

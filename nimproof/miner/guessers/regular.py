@@ -27,8 +27,8 @@ import numpy as np
 
 from nimproof.errors import ExprError
 from nimproof.expr import parse
-from nimproof.miner.formula import formula_cost, reproduces_heap_table, template
-from nimproof.miner.guessers.base import Guesser
+from nimproof.miner.formula import reproduces_heap_table
+from nimproof.miner.guessers.base import Guesser, formula_guess, note
 from nimproof.miner.model import Evidence, Guess, HeapTable, Table
 from nimproof.miner.search import BITWISE, UNARY_BITWISE, find_formula
 
@@ -215,13 +215,12 @@ class Regular(Guesser):
                     found_witness if found_witness is not None and _parses(found_witness) else None
                 )
                 fitted_any = True
-                tpl, consts = template(formula)
                 out.append(
-                    Guess(
-                        kind="grundy",
-                        game=table.spec,
-                        guesser=self.name,
-                        evidence=Evidence(
+                    formula_guess(
+                        self.name,
+                        table,
+                        formula,
+                        Evidence(
                             fitted=cut,
                             held_out=size - cut,
                             checked=size,
@@ -231,20 +230,14 @@ class Regular(Guesser):
                                 f"closed form derived from the relations: {derivation}",
                             ),
                         ),
-                        cost=formula_cost(formula),
-                        formula=formula,
                         witness=witness,
-                        statement=f"The value of a heap of n in {table.spec} is {formula}.",
-                        template=tpl,
-                        constants=consts,
-                        point=table.key,
                     )
                 )
             if not fitted_any:
                 table_note = (
                     f"{table.spec}: base-{base} relations {described} (no closed form derived)"
                 )
-                out.append(_note(self.name, table, table_note))
+                out.append(note(self.name, table, table_note))
         out.extend(self._bitwise(table, cut))
         return out
 
@@ -266,13 +259,12 @@ class Regular(Guesser):
         )
         if formula is None or not reproduces_heap_table(formula, table):
             return []
-        tpl, consts = template(formula)
         return [
-            Guess(
-                kind="grundy",
-                game=table.spec,
-                guesser=self.name,
-                evidence=Evidence(
+            formula_guess(
+                self.name,
+                table,
+                formula,
+                Evidence(
                     fitted=sample,
                     held_out=size - sample,
                     checked=size,
@@ -281,12 +273,6 @@ class Regular(Guesser):
                         f"0..{sample - 1}; it predicted heaps {sample}..{size - 1}",
                     ),
                 ),
-                cost=formula_cost(formula),
-                formula=formula,
-                statement=f"The value of a heap of n in {table.spec} is {formula}.",
-                template=tpl,
-                constants=consts,
-                point=table.key,
             )
         ]
 
@@ -297,16 +283,3 @@ def _parses(witness: str) -> bool:
     except ExprError:
         return False
     return True
-
-
-def _note(guesser: str, table: HeapTable, text: str) -> Guess:
-    """A note (not a conjecture): relations without a closed form, kept for the summary."""
-    return Guess(
-        kind="note",
-        game=table.spec,
-        guesser=guesser,
-        evidence=Evidence(fitted=0, held_out=0, checked=0, details=(text,)),
-        cost=float("inf"),
-        statement=text,
-        point=table.key,
-    )

@@ -27,7 +27,7 @@ from nimproof.games.misere import Misere
 from nimproof.games.plugins.polygon import Polygon
 from nimproof.provers import prepare
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "conjectures" / "seeds"
 SHARED = Path("/work/shared")
 MATH_MD = SHARED / "MATH.md"
