@@ -187,6 +187,33 @@ def _point_label(key: PointKey) -> str:
     return ", ".join(parts)
 
 
+def _annotate(
+    slots: dict[tuple[str, PointKey | None], list[Guess]],
+    alternatives: dict[int, list[str]],
+    rewritings: set[int],
+    grid: Grid,
+) -> list[Guess]:
+    """The kept guesses with their notes: rewritings, rival formulas, grid point."""
+    final = []
+    for chosen_list in slots.values():
+        for chosen in chosen_list:
+            g = chosen
+            if alternatives[id(chosen)]:
+                g = _with_detail(
+                    g,
+                    "the same values, also beyond the data: "
+                    + "; ".join(alternatives[id(chosen)][:4]),
+                )
+            if sum(id(c) not in rewritings for c in chosen_list) > 1:
+                g = _with_detail(
+                    g, "other formulas fit the same data but predict differently beyond it"
+                )
+            if g.point is not None and grid.is_grid:
+                g = _with_detail(g, f"grid point {_point_label(g.point)}")
+            final.append(g)
+    return final
+
+
 def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]]:
     """Ranked conjectures and notes from raw guesses.
 
@@ -244,23 +271,7 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
             continue
         kept_here.append(g)
         alternatives[id(g)] = []
-    final = []
-    for chosen_list in slots.values():
-        for chosen in chosen_list:
-            g = chosen
-            if alternatives[id(chosen)]:
-                g = _with_detail(
-                    g,
-                    "the same values, also beyond the data: "
-                    + "; ".join(alternatives[id(chosen)][:4]),
-                )
-            if sum(id(c) not in rewritings for c in chosen_list) > 1:
-                g = _with_detail(
-                    g, "other formulas fit the same data but predict differently beyond it"
-                )
-            if g.point is not None and grid.is_grid:
-                g = _with_detail(g, f"grid point {_point_label(g.point)}")
-            final.append(g)
+    final = _annotate(slots, alternatives, rewritings, grid)
     final.sort(
         key=lambda g: (-g.evidence.grid_points, g.cost, KIND_ORDER.get(g.kind, 9), g.description)
     )

@@ -97,20 +97,9 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
                 f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
             )
-    side = window.side(table) if window is not None and window.side is not None else None
-    if side is not None:
-        for n in range(end, last - p + 1):
-            if int(table[n + p]) != int(table[n]) + s:
-                got, want = int(table[n + p]), int(table[n]) + s
-                text = f"g({n + p}) = {got} but g({n}) + {s} = {want}"
-                return _refute(ctx, n, p, s, table, ref, "period", t0, text)
-        return MethodResult(
-            NAME,
-            "unknown",
-            detail=f"{theorem}: the side condition fails ({side}); no counterexample up to {last}",
-            seconds=time.monotonic() - t0,
-            stats=stats,
-        )
+    failed = _side_condition(ctx, window, table, ref, end, last, (p, s), t0, stats)
+    if failed is not None:
+        return failed
     d, n1 = least_period(table, p, n0, s)
     stats.update(least_period=d, least_preperiod=n1)
     if claim.least and (d, n1) != (p, n0):
@@ -135,6 +124,37 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         time.monotonic() - t0,
         stats=stats,
     )
+
+
+def _side_condition(
+    ctx: ClaimContext,
+    window: Any,
+    table: np.ndarray,
+    ref: list[int],
+    end: int,
+    last: int,
+    ps: tuple[int, int],
+    t0: float,
+    stats: dict[str, Any],
+) -> MethodResult | None:
+    """A theorem's side condition: None when it holds (or there is none), else the answer."""
+    p, s = ps
+    theorem = window.name if window is not None else ""
+    side = window.side(table) if window is not None and window.side is not None else None
+    if side is not None:
+        for n in range(end, last - p + 1):
+            if int(table[n + p]) != int(table[n]) + s:
+                got, want = int(table[n + p]), int(table[n]) + s
+                text = f"g({n + p}) = {got} but g({n}) + {s} = {want}"
+                return _refute(ctx, n, p, s, table, ref, "period", t0, text)
+        return MethodResult(
+            NAME,
+            "unknown",
+            detail=f"{theorem}: the side condition fails ({side}); no counterexample up to {last}",
+            seconds=time.monotonic() - t0,
+            stats=stats,
+        )
+    return None
 
 
 def least_period(table: np.ndarray, p: int, n0: int, s: int) -> tuple[int, int]:
