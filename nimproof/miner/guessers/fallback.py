@@ -46,27 +46,45 @@ def time_limit(seconds: float) -> Iterator[None]:
     if not usable:
         yield
         return
+    collecting = [False]
+
+    def track(phase: str, info: dict[str, int]) -> None:
+        collecting[0] = phase == "start"
 
     def handler(signum: int, frame: Any) -> None:
-        # An exception raised inside a garbage-collector callback (hypothesis installs
-        # one) is swallowed and reported as "unraisable": the limit would be lost. Fire
-        # again a moment later instead, once the callback has returned.
-        if frame is not None and any(
-            getattr(cb, "__code__", None) is frame.f_code for cb in gc.callbacks
-        ):
+        # An exception raised while the garbage collector runs (inside a gc callback, such
+        # as the one hypothesis installs, or a weakref callback or finaliser it triggers)
+        # is swallowed and reported as "unraisable": the limit would be lost. Fire again
+        # a moment later instead, once the collection is over.
+        if collecting[0] or _inside_gc_callback(frame):
             signal.setitimer(signal.ITIMER_REAL, 0.01)
             return
+        # Anywhere else that swallows exceptions, the re-armed timer fires again.
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise _OutOfTime
 
+    gc.callbacks.insert(0, track)
     previous = signal.signal(signal.SIGALRM, handler)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     except _OutOfTime:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         raise TimeoutError(f"sympy took more than {seconds} s") from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        gc.callbacks.remove(track)
+
+
+def _inside_gc_callback(frame: Any) -> bool:
+    """True when ``frame`` or a frame it was called from is a garbage-collector callback."""
+    codes = {getattr(cb, "__code__", None) for cb in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def polynomial_formula(expr: sympy.Expr, n: sympy.Symbol) -> str | None:
