@@ -60,6 +60,8 @@ from nimproof.verdict import Counterexample, MethodResult, Scope
 NAME = "periodic_table"
 #: Heaps computed to look for a period (the ``max_n`` option overrides it).
 DEFAULT_MAX_N = 3000
+#: Most heaps the reduction evaluates a formula on (the preperiod and one period).
+MAX_TABLE = 1 << 22
 #: Largest window the reference implementation is asked to confirm, by kind of game.
 REFERENCE_LIMIT_SPLITTING = 3000
 REFERENCE_LIMIT = 200_000
@@ -115,7 +117,14 @@ class PeriodFact:
 
     def values(self, count: int) -> np.ndarray:
         """``g(0 .. count-1)`` as an array."""
-        return np.array([self.value(n) for n in range(count)], dtype=np.int64)
+        base = np.asarray(self.base, dtype=np.int64)
+        out = np.empty(count, dtype=np.int64)
+        known = min(count, len(base))
+        out[:known] = base[:known]
+        if count > known:
+            q, r = np.divmod(np.arange(known, count, dtype=np.int64) - self.preperiod, self.period)
+            out[known:] = base[self.preperiod + r] + q * self.saltus
+        return out
 
     def describe(self) -> str:
         """The fact in words."""
@@ -260,6 +269,11 @@ def _one_heap(ctx: ClaimContext, solver: Solver, max_n: int) -> Outcome:
     S = saltus * L // fact.period
     M = _formula_start(ctx, solver, start, L, S, predicate)
     count = M + L
+    if count > MAX_TABLE:
+        raise NotApplicable(
+            f"the formula repeats only from n = {M}: checking {count} heaps is beyond this"
+            f" method's budget of {MAX_TABLE}"
+        )
     truth = fact.values(count)
     if predicate:
         claimed, undefined = _evaluate(ctx, {"h": [np.arange(count, dtype=np.int64)]}, (count,))
