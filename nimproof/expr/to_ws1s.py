@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from nimproof.errors import EvalError
-from nimproof.expr.evaluate import evaluate
+from nimproof.expr.evaluate import MAX_SHIFT, evaluate
 from nimproof.expr.nodes import (
     Binary,
     BitsDomain,
@@ -654,7 +654,7 @@ def _h_index(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
     i = c.fold(node.index, env)
     if not isinstance(seq, tuple) or not isinstance(i, int) or isinstance(i, bool):
         raise NotExpressible(f"{node.seq}[...] with an index that is not a constant")
-    if not 0 <= i < len(seq):
+    if not -len(seq) <= i < len(seq):  # Python's rule: h[-1] is the last heap
         raise NotExpressible(f"the index {i} is out of range")
     return seq[i]
 
@@ -778,6 +778,8 @@ def _shift(c: _Core, node: Binary, env: Mapping[str, object], right: object) -> 
     if isinstance(right, int) and not isinstance(right, bool):
         if right < 0:
             raise NotExpressible("a shift by a negative amount")
+        if node.op == "<<" and right > MAX_SHIFT:  # undefined in the formula language
+            raise NotExpressible(f"a shift by {right} (more than {MAX_SHIFT} is undefined)")
         a = c.num(node.left, env)
         return c.shl(a, right) if node.op == "<<" else c.shr(a, right)
     r = c.value(node.right, env)

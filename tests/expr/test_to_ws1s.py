@@ -177,6 +177,29 @@ def test_outside_the_fragment_is_refused(text: str) -> None:
         compile_bool(node, {v: SetVar(v.upper()) for v in VARS})
 
 
+def test_negative_indexes_follow_python() -> None:
+    """``h[-1]`` is the last heap, as in Python; ``h[-4]`` of three heaps is out of range."""
+    heaps = (SetVar("A"), SetVar("B"), SetVar("C"))
+
+    def compiled(text: str) -> str:
+        node = parse(text, sequences=["h"], result="bool")
+        return compile_bool(node, {"h": heaps}).formula
+
+    assert compiled("h[-1] ^ h[-3] == h[-2]") == compiled("h[2] ^ h[0] == h[1]")
+    with pytest.raises(NotExpressible, match="index -4 is out of range"):
+        compiled("h[-4] == 0")
+
+
+@pytest.mark.parametrize("text", ["(x << 5000) >> 5000 == x", "(1 << 100000) > x"])
+def test_shifts_the_language_leaves_undefined_are_refused(text: str) -> None:
+    """A left shift by more than ``MAX_SHIFT`` is undefined numerically, so never compiled."""
+    node = parse(text, scalars=VARS, result="bool")
+    with pytest.raises(EvalError):
+        evaluate(node, {"x": 1, "y": 0, "z": 0})
+    with pytest.raises(NotExpressible, match="is undefined"):
+        compile_bool(node, {v: SetVar(v.upper()) for v in VARS})
+
+
 def test_formula_without_subtraction_needs_no_guard() -> None:
     node = parse("(x ^ y) % 5 < z // 3 + 2 * x", scalars=VARS, result="bool")
     assert compile_bool(node, {v: SetVar(v.upper()) for v in VARS}).guard == "true"
