@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, product
+from itertools import combinations
 from typing import cast
 
 from nimproof.games.base import MultiHeapGame, Position, StairToStair, UpToKHeaps
@@ -26,11 +26,22 @@ class Moore(MultiHeapGame):
         nonempty = [i for i, a in enumerate(heaps) if a > 0]
         for size in range(1, min(self.k, len(nonempty)) + 1):
             for chosen in combinations(nonempty, size):
-                for lowered in product(*(range(heaps[i]) for i in chosen)):
+                for lowered in _lowered(tuple(heaps[i] for i in chosen)):
                     new = list(heaps)
                     for i, value in zip(chosen, lowered, strict=True):
                         new[i] = value
                     yield tuple(new)
+
+
+def _lowered(sizes: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every tuple with ``0 <= t[i] < sizes[i]``, in lexicographic order, one at a time
+    (``itertools.product`` would first build each range as a tuple: impossible for huge heaps)."""
+    if not sizes:
+        yield ()
+        return
+    for first in range(sizes[0]):
+        for rest in _lowered(sizes[1:]):
+            yield (first, *rest)
 
 
 class Staircase(MultiHeapGame):

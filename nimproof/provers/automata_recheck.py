@@ -21,14 +21,23 @@ from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.provers import recheck as rc
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.moves import fixed_moves, heap_move_legal, heap_moves, is_move
+from nimproof.provers import deadline as dl
+from nimproof.provers.moves import (
+    fixed_moves,
+    heap_move_legal,
+    heap_moves,
+    is_move,
+    move_count_bound,
+)
 from nimproof.verdict import Counterexample
 
 if TYPE_CHECKING:
     from nimproof.provers.automata import Plan
 
-#: Positions whose moves are enumerated directly (their total below this); z3 beyond.
+#: Positions whose moves are enumerated directly (their total below this, and no more
+#: moves than ``ENUMERATE_MOVES``); z3 beyond.
 ENUMERATE_TOTAL = 50_000
+ENUMERATE_MOVES = 50_000
 
 
 @dataclass(frozen=True)
@@ -114,6 +123,8 @@ def _options(ctx: ClaimContext, p: Any) -> list[Any] | None:
     total = int(p) if ctx.one_heap else sum(p)
     if total > ENUMERATE_TOTAL:
         return None
+    if not ctx.one_heap and ctx.game is not None and move_count_bound(ctx.game, p) > ENUMERATE_MOVES:
+        return None  # Moore's Nim: lowering two heaps of 1000 is already a million moves
     if ctx.one_heap:
         base = ctx.heap_game
         assert base is not None
@@ -223,7 +234,8 @@ def _no_move_reaches(
     it could not be decided (listing the moves, or z3 on the concrete position when too many)."""
     options = _options(ctx, x)
     if options is not None:
-        for q in options:
+        for i, q in enumerate(options):
+            dl.every(ctx.deadline, 1024, i, "re-checking the moves of a counterexample")
             try:
                 if goal(q):
                     return ""
@@ -263,12 +275,18 @@ def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
         return False
     goal = c.term if value is None else c.term == z3.BitVecVal(value, width)
     solver = z3.Solver()
-    solver.set("timeout", 30_000)
+    solver.set("timeout", _z3_ms(ctx))
     if c.guards:  # the bit-vector terms must be exact at every move target
         solver.add(move, z3.Not(z3.And(*c.guards)))
         if solver.check() != z3.unsat:
             return False
         solver.reset()
-        solver.set("timeout", 30_000)
+        solver.set("timeout", _z3_ms(ctx))
     solver.add(move, goal)
     return bool(solver.check() == z3.unsat)
+
+
+def _z3_ms(ctx: ClaimContext) -> int:
+    """z3's time limit for one concrete query: 30 s, and never past the claim's deadline."""
+    dl.check(ctx.deadline, "re-checking a counterexample with z3")
+    return max(1, int(1000 * min(30.0, ctx.time_left())))

@@ -33,6 +33,7 @@ from nimproof.errors import EvalError
 from nimproof.games import HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
+from nimproof.provers.moves import move_count_bound
 from nimproof.provers.solving import Undecided
 from nimproof.verdict import Counterexample, MethodResult, Status
 
@@ -333,6 +334,8 @@ def _options(ctx: ClaimContext, position: Any) -> Iterator[tuple[Any, Sequence[A
             ((p[0] if len(p) == 1 else p) if p else 0, p or (0,)) for p in heap.options(position)
         )
     if isinstance(base.moves_spec, UpToKHeaps | StairToStair):
+        if move_count_bound(base, position) > MAX_OPTIONS:
+            return None  # known to be too many before any is evaluated
         return ((q, (q,)) for q in base.moves(position))
     comps = _sum_components(ctx, len(position))
     if comps is None or any(c.splits for c in comps):

@@ -155,3 +155,24 @@ def fixed_moves(game: Game, position: Sequence[int]) -> list[tuple[int, ...]]:
                 continue
             out.append((*p[:i], parts[0] if parts else 0, *p[i + 1 :]))
     return out
+
+
+def move_count_bound(game: Game, position: Sequence[int]) -> float:
+    """An upper bound on the number of moves from a multi-heap ``position``, without listing them.
+
+    Moore's Nim_k: the moves lowering each set of at most ``k`` heaps;
+    staircase Nim: the coins. Other games are not bounded here (infinite):
+    their moves are listed one at a time, so a caller can stop at its budget.
+    """
+    spec = game.moves_spec
+    sizes = [int(x) for x in position]
+    if isinstance(spec, UpToKHeaps):
+        # elementary symmetric sums e_1 .. e_k of the heap sizes
+        e = [1.0] + [0.0] * spec.k
+        for x in sizes:
+            for j in range(spec.k, 0, -1):
+                e[j] += e[j - 1] * x
+        return sum(e[1:])
+    if isinstance(spec, StairToStair):
+        return float(sum(sizes))
+    return float("inf")

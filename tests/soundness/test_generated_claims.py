@@ -65,8 +65,13 @@ def test_sample_of_false_claims(case: SoundCase, method: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("case", "method"), _runs(ALL, one_method=False))
-def test_every_false_claim(case: SoundCase, method: str) -> None:
-    judge(case, verify_claim(case.with_checks(method), timeout=60))
+def test_every_false_claim(case: SoundCase, method: str, record_property: Any) -> None:
+    verdict = verify_claim(case.with_checks(method), timeout=60)
+    # For the suite's tally (``--junitxml``): what each run ended as.
+    record_property("status", verdict.status)
+    record_property("scope", verdict.scope.kind if verdict.status == "proved" else "")
+    record_property("where", case.where)
+    judge(case, verdict)
 
 
 def judge(case: SoundCase, verdict: Verdict) -> None:
@@ -175,6 +180,11 @@ def _p_wrong(case: SoundCase, cx: Counterexample) -> bool:
     if cx.condition == "condition-1":
         q = tuple(int(x) for x in cx.move)
         return truth.legal_multi_move(game, pos, q) and p(pos) and p(q)
+    if p(pos) != truth.is_p(game, pos):
+        return True
+    wins = truth.winning_moves(game, pos)
+    if wins is not None:  # an N-position the claim calls N: wrong at a move to a P-position?
+        return not p(pos) and any(not p(q) for q in wins)
     if max(pos) > 3000:  # too many moves to list: the claim must be wrong here or one move below
         k = tuple(case.wrong)
         return p(pos) != truth.is_p(game, pos) or (

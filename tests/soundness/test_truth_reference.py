@@ -34,3 +34,23 @@ def test_p_position_theorems_match_brute_force(spec: str, heaps: int, bound: int
         assert truth.is_p(spec, position) == p, (spec, position)
         for q in truth.multi_moves(spec, position):
             assert truth.legal_multi_move(spec, position, q), (spec, position, q)
+
+
+@pytest.mark.parametrize(
+    ("spec", "heaps", "bound"),
+    [
+        ("nim", 3, 7),
+        ("misere:nim", 3, 6),
+        ("staircase", 3, 8),
+        ("staircase", 4, 6),
+        ("knim:3", 2, 12),
+    ],
+)
+def test_winning_moves_are_exactly_the_moves_to_p_positions(
+    spec: str, heaps: int, bound: int
+) -> None:
+    box = truth.p_positions_box(spec, heaps, bound)
+    for position in box:
+        moves = set(truth.multi_moves(spec, position))
+        want = sorted(q for q in moves if truth.is_p(spec, q))
+        assert truth.winning_moves(spec, position) == want, (spec, position)

@@ -192,6 +192,42 @@ def is_p(spec: str, h: Sequence[int]) -> bool:
     raise KeyError(spec)
 
 
+def winning_moves(spec: str, h: Sequence[int]) -> list[tuple[int, ...]] | None:
+    """Every move from ``h`` to a P-position, for any heap sizes (None: no theorem here).
+
+    Nim: heap ``i`` to ``h[i] ^ xor(h)`` where that is smaller (Bouton).
+    Misère Nim: such a move or one to a heap of 0 or 1 (the only P-positions
+    are those of Nim and those whose heaps are all at most 1). Staircase: the
+    steps at indexes 0, 2, ... are a Nim position; a move lowers one of them
+    (its coins go one step down) or raises one with coins from the step above.
+    Subtraction rules (k-Nim): the few moves themselves. Every move listed is
+    checked with :func:`is_p` and :func:`legal_multi_move`.
+    """
+    h = tuple(h)
+    targets: set[tuple[int, ...]] = set()
+    if spec in ("nim", "misere:nim"):
+        s = xor_all(h)
+        for i, x in enumerate(h):
+            for t in {x ^ s, 0, 1} if spec == "misere:nim" else {x ^ s}:
+                targets.add((*h[:i], t, *h[i + 1 :]))
+    elif spec == "staircase":
+        s = xor_all(h[::2])
+        for i in range(0, len(h), 2):
+            x, t = h[i], h[i] ^ s
+            q = list(h)
+            q[i] = t
+            if t < x and i > 0:
+                q[i - 1] += x - t  # the coins taken go one step down
+            elif t > x and i + 1 < len(h):
+                q[i + 1] -= t - x  # the coins added come from the step above
+            targets.add(tuple(q))
+    elif spec.startswith("knim:") or spec == "subtraction:1,3,4":
+        targets = set(multi_moves(spec, h))
+    else:
+        return None
+    return sorted(q for q in targets if legal_multi_move(spec, h, q) and is_p(spec, q))
+
+
 # ---------------------------------------------------------------------------
 # brute force for several heaps (to check the theorems above)
 # ---------------------------------------------------------------------------
