@@ -19,9 +19,9 @@ import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
+from nimproof.provers import deadline as dl
 from nimproof.provers import recheck as rc
 from nimproof.provers.context import ClaimContext
-from nimproof.provers import deadline as dl
 from nimproof.provers.moves import (
     fixed_moves,
     heap_move_legal,
@@ -123,7 +123,11 @@ def _options(ctx: ClaimContext, p: Any) -> list[Any] | None:
     total = int(p) if ctx.one_heap else sum(p)
     if total > ENUMERATE_TOTAL:
         return None
-    if not ctx.one_heap and ctx.game is not None and move_count_bound(ctx.game, p) > ENUMERATE_MOVES:
+    if (
+        not ctx.one_heap
+        and ctx.game is not None
+        and move_count_bound(ctx.game, p) > ENUMERATE_MOVES
+    ):
         return None  # Moore's Nim: lowering two heaps of 1000 is already a million moves
     if ctx.one_heap:
         base = ctx.heap_game
