@@ -36,14 +36,40 @@ def heap_table(game: HeapGame, n_max: int, check: Callable[[], None] | None = No
     return g
 
 
-def value(game: Game, position: Position, cache: dict[Hashable, int] | None = None) -> int:
+def misere_heap_table(
+    game: HeapGame, n_max: int, check: Callable[[], None] | None = None
+) -> list[int]:
+    """Misère nim-values of single heaps ``0..n_max`` of a heap game whose moves never split.
+
+    ``1`` at a heap with no move, otherwise the mex of its options' values
+    (each option is one heap, so no sum is involved). Raises ``ValueError``
+    for a game whose moves may split a heap. ``check`` as for :func:`heap_table`.
+    """
+    if game.splits:
+        raise ValueError(f"{game.spec} splits heaps: misère values of sums are not tabulated")
+    g: list[int] = []
+    for n in range(n_max + 1):
+        if check is not None:
+            check()
+        values = {g[parts[0] if parts else 0] for parts in game.options(n)}
+        g.append(mex(values) if values else 1)
+    return g
+
+
+def value(
+    game: Game,
+    position: Position,
+    cache: dict[Hashable, int] | None = None,
+    check: Callable[[], None] | None = None,
+) -> int:
     """The Grundy value (normal play) or misère nim-value of ``position``.
 
     Normal play: mex over the options (0 at a terminal position). Misère play
     (``game.misere``): 1 at a terminal position, otherwise the mex. A heap
     game's position may be an ``int`` (one heap) or a tuple of heaps; a tuple
     is evaluated directly as a joint position, not by Sprague–Grundy.
-    Memoised in ``cache`` (pass a dict to share it between calls).
+    Memoised in ``cache`` (pass a dict to share it between calls). ``check``,
+    when given, is called every few thousand positions (a time limit raises there).
     """
     memo: dict[Hashable, int] = {} if cache is None else cache
     start = _key(game, position)
@@ -52,7 +78,11 @@ def value(game: Game, position: Position, cache: dict[Hashable, int] | None = No
     terminal_value = 1 if game.misere else 0
     # Iterative depth-first search: deep games must not hit Python's recursion limit.
     stack: list[tuple[Hashable, list[Hashable] | None]] = [(start, None)]
+    steps = 0
     while stack:
+        steps += 1
+        if check is not None and steps % 256 == 0:
+            check()
         pos, children = stack[-1]
         if pos in memo:
             stack.pop()

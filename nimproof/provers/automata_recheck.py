@@ -210,10 +210,13 @@ def _confirmed(
     move: Any,
     how: str = "exact evaluation and the move definition",
 ) -> Recheck:
-    """The counterexample, replaced by the smallest misclassified position the reference finds."""
+    """The counterexample, replaced by the smallest misclassified position the reference finds
+    (at ``x``, or else at the move's target ``move``: the position where the claim is wrong)."""
     try:
         if ctx.one_heap:
             exact = rc.heap_counterexample(ctx, int(x), "reference implementation")
+            if exact is None and move is not None:
+                exact = rc.heap_counterexample(ctx, int(move), "reference implementation")
         else:
             from nimproof.provers import evidence
 
@@ -223,6 +226,8 @@ def _confirmed(
             exact = (
                 rc.first_disagreement(ctx, tuple(x)) if small else evidence.wrong_at(ctx, tuple(x))
             )
+            if exact is None and move is not None and not small:
+                exact = evidence.wrong_at(ctx, tuple(move))
     except (ValueError, RecursionError):
         exact = None
     if exact is not None:

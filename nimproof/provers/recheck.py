@@ -62,13 +62,12 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     assert base is not None and game is not None
     if heap_cost(base, n) > 3e7:
         return None
+    check = lambda: deadline.check(ctx.deadline, "re-checking")  # noqa: E731
     if game.misere:
-        if base.splits and n > 40:
-            return None
-        return reference.value(game, n)
-    return reference.heap_table(base, n, check=lambda: deadline.check(ctx.deadline, "re-checking"))[
-        n
-    ]
+        if base.splits:
+            return None if n > 40 else reference.value(game, n, check=check)
+        return reference.misere_heap_table(base, n, check=check)[n]
+    return reference.heap_table(base, n, check=check)[n]
 
 
 def position_count(game: Game, position: Sequence[int]) -> float:

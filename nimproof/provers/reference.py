@@ -32,8 +32,11 @@ class Options(TypedDict, total=False):
     """The ``reference`` method takes no options."""
 
 
-#: Positions of a heap game with more joint positions than this are evaluated by Sprague–Grundy.
+#: Positions of a heap game whose direct evaluation would visit more joint positions than
+#: ``DIRECT_BUDGET``, or list more moves than ``DIRECT_COST`` in all, are evaluated by
+#: Sprague–Grundy.
 DIRECT_BUDGET = 20_000
+DIRECT_COST = 2e6
 #: For take-and-break games: positions with more tokens than this use Sprague–Grundy.
 SPLIT_BUDGET = 40
 
@@ -90,12 +93,11 @@ class _Oracle:
         if isinstance(game, HeapGame):
             heaps = canonical_heaps((position,) if isinstance(position, int) else position)
             # A split multiplies the positions below a heap: there the budget is on the tokens.
-            too_big = (
-                sum(heaps) > SPLIT_BUDGET
-                if game.splits
-                else math.prod(h + 1 for h in heaps) > DIRECT_BUDGET
-            )
-            if too_big:
+            if game.splits:
+                direct = sum(heaps) <= SPLIT_BUDGET
+            else:
+                direct = _direct_cost(game, heaps) <= DIRECT_COST
+            if not direct:
                 self.methods.add("Sprague–Grundy over reference heap tables")
                 table = self.heap_table(max(heaps))
                 out = 0
@@ -103,10 +105,14 @@ class _Oracle:
                     out ^= table[h]
                 return out
             self.methods.add("direct mex")
-            return reference.value(game, heaps, self.cache)
+            return reference.value(game, heaps, self.cache, check=self.check)
         self.methods.add("direct mex")
         key = game.position(position)
-        return reference.value(game, key, self.cache)
+        return reference.value(game, key, self.cache, check=self.check)
+
+    def check(self) -> None:
+        """Raise :class:`~nimproof.provers.deadline.TimeUp` past the claim's deadline."""
+        deadline.check(self.deadline, "computing a value")
 
     def moves(self, position: Any) -> list[Any]:
         """The positions one move away, in the form claims write them."""
@@ -126,6 +132,16 @@ class _Oracle:
             if isinstance(move, list | tuple) and all(isinstance(x, int) for x in move):
                 return canonical_heaps(move)
         return _freeze(move)
+
+
+def _direct_cost(game: HeapGame, heaps: tuple[int, ...]) -> float:
+    """Roughly the moves a direct evaluation of ``heaps`` lists (inf beyond ``DIRECT_BUDGET``)."""
+    from nimproof.provers.recheck import heap_cost
+
+    positions = math.prod(h + 1 for h in heaps)
+    if positions > DIRECT_BUDGET:
+        return math.inf
+    return positions * sum(heap_cost(game, h) / (h + 1) for h in heaps)
 
 
 def _freeze(x: Any) -> Any:

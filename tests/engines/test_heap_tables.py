@@ -90,6 +90,21 @@ def test_misere_table_matches_reference_values(spec: str, n: int) -> None:
     assert grundy_table(game, n).tolist() == expected
 
 
+@pytest.mark.parametrize(("spec", "n"), MISERE)
+def test_reference_misere_heap_table_matches_direct_mex(spec: str, n: int) -> None:
+    game = parse_spec(spec)
+    base = game.normal
+    assert isinstance(base, HeapGame)
+    if base.splits:
+        with pytest.raises(ValueError, match="splits heaps"):
+            reference.misere_heap_table(base, n)
+        return
+    cache: dict[object, int] = {}
+    assert reference.misere_heap_table(base, n) == [
+        reference.value(game, i, cache) for i in range(n + 1)
+    ]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=5))
 def test_random_finite_subtraction_sets_match_reference(takes: list[int]) -> None:
