@@ -14,7 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimproof.miner.formula import formula_cost, template
-from nimproof.miner.model import Evidence, Guess, PointKey, Table
+from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, Table
+
+#: The share of a one-heap table held out: guesses are found on the rest and must predict it.
+HOLD_OUT = 0.25
+#: Bases ``a`` of the index relations ``g(a n + r) = ...`` (regular and recurrence guessers).
+BASES = (2, 3, 4)
+#: Fewest instances of a relation seen on the fitted part before it is believed.
+MIN_INSTANCES = 12
+
+
+def fit_cut(size: int) -> int:
+    """The first held-out heap of a table of ``size`` values: fit on ``[0, cut)``, predict the rest."""
+    return size - max(1, int(size * HOLD_OUT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +65,24 @@ class Guesser:
         return []
 
 
+class HeapGuesser(Guesser):
+    """A guesser of one-heap tables: it looks at heaps below :func:`fit_cut` and predicts the rest.
+
+    Subclasses implement :meth:`guess_heap`; ``normal_play_only`` skips misère tables.
+    """
+
+    normal_play_only: bool = False
+
+    def guess_point(self, table: Table) -> list[Guess]:
+        if not isinstance(table, HeapTable) or (self.normal_play_only and table.game.misere):
+            return []
+        return self.guess_heap(table, fit_cut(len(table.values)))
+
+    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+        """Guesses about ``table`` found on heaps ``0..cut - 1``. The default proposes nothing."""
+        return []
+
+
 def formula_guess(
     guesser: str,
     table: Table,
@@ -87,6 +117,32 @@ def formula_guess(
         point=table.key,
         **fields,
     )
+
+
+def predicted_guess(
+    guesser: str,
+    table: HeapTable,
+    formula: str,
+    fitted: int,
+    details: tuple[str, ...],
+    *,
+    repetitions: float | None = None,
+    **fields: Any,
+) -> Guess:
+    """:func:`formula_guess` for a one-heap formula found on heaps ``0..fitted - 1``.
+
+    The evidence says it predicted the rest of the table (``held_out``) and
+    that every value was compared (``checked``); the caller has checked that.
+    """
+    size = len(table.values)
+    evidence = Evidence(
+        fitted=fitted,
+        held_out=size - fitted,
+        checked=size,
+        repetitions=repetitions,
+        details=details,
+    )
+    return formula_guess(guesser, table, formula, evidence, **fields)
 
 
 def note(guesser: str, table: Table, text: str) -> Guess:
