@@ -8,7 +8,11 @@ would (``x``, ``2 * x``, ``x + 1``, ``1 - x``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
 
 
 def _atomic(text: str) -> bool:
@@ -83,6 +87,11 @@ class IndexRelation:
         when = f" for {var} >= {self.start}" if self.start else ""
         return f"g({short(self.a, self.r)}) = {right}{when}"
 
+    @property
+    def first(self) -> int:
+        """The first heap the relation speaks about."""
+        return self.a * self.start + self.r
+
     def expression(self) -> str:
         """The right side as a formula in ``n`` (``m`` is ``n // a``)."""
         m = f"(n // {self.a})"
@@ -95,3 +104,65 @@ class IndexRelation:
         if self.e or not parts:
             parts.append(str(self.e))
         return " + ".join(parts).replace("+ -", "- ")
+
+
+class Piece(Protocol):
+    """One residue's rule of a recursive definition: ``g(n)`` for ``n % a == r``, ``n >= first``."""
+
+    @property
+    def a(self) -> int: ...
+
+    @property
+    def r(self) -> int: ...
+
+    @property
+    def first(self) -> int: ...
+
+    def expression(self) -> str:
+        """The rule as a formula in ``n`` that may read ``g[i]`` for ``i < n``."""
+        ...
+
+
+def recursive_formula(pieces: Sequence[Piece], values: np.ndarray) -> str | None:
+    """One rule per residue as one formula in ``n`` and ``g``, with the initial values that differ.
+
+    The rules are chained by ``n % a == r``; heaps below the first heap some
+    rule speaks about, where the chain gives another value than the table,
+    are written out as exceptions (``0 if n == 2 else ...``). None when that
+    does not reproduce ``values`` up to there.
+    """
+    from nimproof.expr import parse
+    from nimproof.provers.recursion import recursive_values
+
+    a = pieces[0].a
+    # A rule several residues share goes last, as the ``else`` of the chain.
+    texts = [piece.expression() for piece in pieces]
+    common = max(reversed(texts), key=texts.count)
+    body = common
+    for piece, text in reversed(list(zip(pieces, texts, strict=True))):
+        if text != common:
+            body = f"{text} if n % {a} == {piece.r} else {_operand(body)}"
+    first = max(piece.first for piece in pieces)
+    exceptions: list[int] = []
+    for _ in range(first + 2):
+        text = _with_exceptions(body, exceptions, values)
+        node = parse(text, scalars=("n",), sequences=("g",), result="int")
+        got, bad = recursive_values(node, first)
+        wrong = next(
+            (n for n in range(first + 1) if n == bad or int(got[n]) != int(values[n])), None
+        )
+        if wrong is None:
+            return text
+        exceptions.append(wrong)
+    return None
+
+
+def _with_exceptions(body: str, exceptions: list[int], values: np.ndarray) -> str:
+    text = body
+    for n in sorted(exceptions, reverse=True):
+        text = f"{int(values[n])} if n == {n} else {_operand(text)}"
+    return text
+
+
+def _operand(text: str) -> str:
+    return text if _atomic(text) else f"({text})"

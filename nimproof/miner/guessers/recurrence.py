@@ -24,7 +24,7 @@ from nimproof.miner.guessers.base import (
 )
 from nimproof.miner.guessers.periodic import predicted_periodicity
 from nimproof.miner.model import Guess, HeapTable
-from nimproof.miner.relations import IndexRelation
+from nimproof.miner.relations import IndexRelation, recursive_formula
 
 MAX_START = 4
 
@@ -60,37 +60,6 @@ def find_index_relation(values: np.ndarray, a: int, r: int, cut: int) -> IndexRe
             if np.all(rest == rest[0]):
                 return IndexRelation(a, r, alpha, c, d, beta, int(rest[0]), start)
     return None
-
-
-def recursive_formula(relations: list[IndexRelation], values: np.ndarray) -> str | None:
-    """The relations as one formula in ``n`` and ``g``, with the initial values that differ."""
-    from nimproof.expr import parse
-    from nimproof.provers.recursion import recursive_values
-
-    a = relations[0].a
-    body = relations[-1].expression()
-    for rel in reversed(relations[:-1]):
-        body = f"{rel.expression()} if n % {a} == {rel.r} else ({body})"
-    first = max(rel.a * rel.start + rel.r for rel in relations)
-    exceptions: list[int] = []
-    for _ in range(first + 2):
-        text = _with_exceptions(body, exceptions, values)
-        node = parse(text, scalars=("n",), sequences=("g",), result="int")
-        got, bad = recursive_values(node, first)
-        wrong = next(
-            (n for n in range(first + 1) if n == bad or int(got[n]) != int(values[n])), None
-        )
-        if wrong is None:
-            return text
-        exceptions.append(wrong)
-    return None
-
-
-def _with_exceptions(body: str, exceptions: list[int], values: np.ndarray) -> str:
-    text = body
-    for n in sorted(exceptions, reverse=True):
-        text = f"{int(values[n])} if n == {n} else ({text})"
-    return text
 
 
 class Recurrence(HeapGuesser):
