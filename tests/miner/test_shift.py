@@ -60,7 +60,9 @@ def test_a_rule_that_breaks_in_the_held_out_part_is_not_offered() -> None:
     assert find_shift(values, 5, 1, offset, 226) is None
 
 
-@pytest.mark.parametrize("spec", ["knim:3", "subtraction:all-but:1,2", "kayles", "misere:take-fraction:2/5"])
+@pytest.mark.parametrize(
+    "spec", ["knim:3", "subtraction:all-but:1,2", "kayles", "misere:take-fraction:2/5"]
+)
 def test_no_shift_rule_where_a_period_explains_the_table_or_in_misere_play(spec: str) -> None:
     assert Shift().guess_point(_table(spec, 200)) == []
 
