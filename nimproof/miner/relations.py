@@ -157,6 +157,11 @@ def recursive_formula(pieces: Sequence[Piece], values: np.ndarray) -> str | None
     return None
 
 
+def initial_words(formula: str) -> str:
+    """`` (with the initial values written out)`` when ``formula`` lists some, else empty."""
+    return " (with the initial values written out)" if " if n == " in f" {formula}" else ""
+
+
 def _with_exceptions(body: str, exceptions: list[int], values: np.ndarray) -> str:
     text = body
     for n in sorted(exceptions, reverse=True):

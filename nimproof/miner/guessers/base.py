@@ -64,6 +64,14 @@ class Guesser:
         """Guesses about the whole grid, given every point guess. The default proposes nothing."""
         return []
 
+    def why_not(self, table: Table) -> str | None:
+        """Why this guesser explained nothing at ``table``: how far it got, in a few words.
+
+        Called only for a table no guess explains; None when the guesser does not
+        look at tables of this kind (it is then not listed).
+        """
+        return "found nothing"
+
 
 class HeapGuesser(Guesser):
     """A guesser of one-heap tables: it looks at heaps below :func:`fit_cut` and predicts the rest.
@@ -81,6 +89,17 @@ class HeapGuesser(Guesser):
     def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
         """Guesses about ``table`` found on heaps ``0..cut - 1``. The default proposes nothing."""
         return []
+
+    def why_not(self, table: Table) -> str | None:
+        if not isinstance(table, HeapTable):
+            return None
+        if self.normal_play_only and table.game.misere:
+            return "not run: its rules are about normal play"
+        return self.why_not_heap(table, fit_cut(len(table.values)))
+
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        """:meth:`why_not` for a one-heap table whose heaps below ``cut`` were fitted."""
+        return "found nothing"
 
 
 def formula_guess(

@@ -165,6 +165,14 @@ class Fallback(Guesser):
     name = "fallback"
     fallback = True
 
+    def why_not(self, table: Table) -> str | None:
+        if not isinstance(table, HeapTable):
+            return None
+        return (
+            f"sympy's guess on the first {TERMS} values gave no polynomial in n that predicts "
+            "the rest (or ran out of its time)"
+        )
+
     def guess_point(self, table: Table) -> list[Guess]:
         if not isinstance(table, HeapTable):
             return []

@@ -24,7 +24,7 @@ from nimproof.miner.guessers.base import (
 )
 from nimproof.miner.guessers.periodic import predicted_periodicity
 from nimproof.miner.model import Guess, HeapTable
-from nimproof.miner.relations import IndexRelation, recursive_formula
+from nimproof.miner.relations import IndexRelation, initial_words, recursive_formula
 
 MAX_START = 4
 
@@ -85,6 +85,14 @@ class Recurrence(HeapGuesser):
             return [self._guess(table, found, formula, cut)]
         return []
 
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        values = table.values
+        counts = []
+        for a in BASES:
+            found = sum(find_index_relation(values, a, r, cut) is not None for r in range(a))
+            counts.append(f"{found} of {a} residues mod {a}")
+        return f"index relations g(am + r) = alpha g(cm + d) + beta m + e for {', '.join(counts)}"
+
     def _guess(self, table: HeapTable, rels: list[IndexRelation], formula: str, cut: int) -> Guess:
         size = len(table.values)
         described = "; ".join(rel.describe() for rel in rels)
@@ -94,5 +102,5 @@ class Recurrence(HeapGuesser):
             "a recursive definition (each relation reads a smaller heap), checked "
             "exhaustively by the verifier",
         )
-        statement = f"In {table.spec}: {described} (with the initial values written out)."
+        statement = f"In {table.spec}: {described}{initial_words(formula)}."
         return predicted_guess(self.name, table, formula, cut, details, statement=statement)

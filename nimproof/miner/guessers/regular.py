@@ -189,6 +189,16 @@ class Regular(HeapGuesser):
         out.extend(self._bitwise(table, cut))
         return out
 
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        counts = []
+        for base in BASES:
+            found = sum(find_relation(table.values, base, r, cut) is not None for r in range(base))
+            counts.append(f"{found} of {base} residues mod {base}")
+        return (
+            f"relations g(bn + r) = alpha g(n) + beta n + c for {', '.join(counts)}; "
+            f"no bit-level formula of up to {SEARCH_SIZE} nodes"
+        )
+
     def _bitwise(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
         size = len(values)

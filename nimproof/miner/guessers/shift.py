@@ -28,7 +28,7 @@ from nimproof.miner.formula import reproduces_heap_table
 from nimproof.miner.guessers.base import MIN_INSTANCES, HeapGuesser, predicted_guess
 from nimproof.miner.guessers.periodic import predicted_periodicity
 from nimproof.miner.model import Guess, HeapTable
-from nimproof.miner.relations import IndexRelation, linear_text, recursive_formula
+from nimproof.miner.relations import IndexRelation, initial_words, linear_text, recursive_formula
 
 MAX_MODULUS = 6
 MAX_START = 4
@@ -214,6 +214,23 @@ class Shift(HeapGuesser):
                     return [self._guess(table, rules, formula, cut)]
         return []
 
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        values = table.values
+        best = (0, 1, "")
+        for a in range(1, MAX_MODULUS + 1):
+            for offset in OFFSETS:
+                found = sum(find_shift(values, a, r, offset, cut) is not None for r in range(a))
+                if found and found / a > best[0] / best[1]:
+                    best = (found, a, offset.words)
+        if not best[0]:
+            return (
+                "no shift g(n) = alpha g(n - f(n)) + gamma g(f(n)) + e holds on any residue class"
+            )
+        return (
+            f"at best {best[0]} of {best[1]} residues mod {best[1]} follow a shift, "
+            f"with f(n) = {best[2]}"
+        )
+
     def _guess(self, table: HeapTable, rules: list[Rule], formula: str, cut: int) -> Guess:
         size = len(table.values)
         described = describe_rules(rules)
@@ -221,7 +238,7 @@ class Shift(HeapGuesser):
             f"shift rules {described}: found on heaps 0..{cut - 1}, true on heaps up to {size - 1}",
             "a recursive definition (each rule reads smaller heaps), checked by the verifier",
         )
-        statement = f"In {table.spec}: {described} (with the initial values written out)."
+        statement = f"In {table.spec}: {described}{initial_words(formula)}."
         return predicted_guess(self.name, table, formula, cut, details, statement=statement)
 
 
