@@ -53,8 +53,8 @@ class Section:
         if self.conjectures or self.alternatives:
             return None
         return (
-            f"No closed form found up to {self.bound}. Every guesser ran on the whole table; "
-            "what each got to:"
+            f"No closed form found up to {self.bound}. Every guesser that reads such tables "
+            "ran on the whole table; what each got to:"
         )
 
 
@@ -131,13 +131,16 @@ def _section_markdown(s: Section) -> list[str]:
             lines.append(f"  - {g.statement}")
         if rule.table is not None:
             lines += ["", _indent(rule.table.markdown()), ""]
+    if lines[-1]:
+        lines.append("")
     if s.alternatives:
-        lines += ["", "Alternatives (the same data, ranked lower):", ""]
+        lines += ["Alternatives (the same data, ranked lower):", ""]
         for rule in s.alternatives:
             g = rule.mined.guess
             lines.append(f"- {g.kind} ({g.guesser}): {_rule_markdown(rule)} — {rule.verdict}")
+        lines.append("")
     if s.notes:
-        lines += ["", "Notes:", "", *(f"- {n}" for n in s.notes)]
+        lines += ["Notes:", "", *(f"- {n}" for n in s.notes)]
     return [*lines, ""]
 
 
