@@ -1,8 +1,11 @@
 """The generated soundness suite: no false claim is proved where it is wrong.
 
 Every case of :mod:`tests.soundness.generate` is run through each proof
-method that applies to it, alone. The verdict is judged with the
-independent truth reference (never with nimproof's engines):
+method that applies to it, one at a time, as :func:`verify_claim` runs a
+claim that names that method (the all-positions ``automata`` method runs
+first wherever it applies, as it does for every user's claim). The verdict
+is judged with the independent truth reference (never with nimproof's
+engines):
 
 * ``proved``: no method saw a counterexample, and the scope does not contain
   the position where the truth reference says the claim is wrong;
