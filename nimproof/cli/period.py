@@ -93,24 +93,10 @@ class Periodicity:
 def find_periodicity(values: list[int], min_periods: int = MIN_PERIODS) -> Periodicity | None:
     """The periodicity with the fewest stored values (``preperiod + period``) that holds to the
     end of ``values`` and is seen over at least ``min_periods`` periods after the preperiod."""
-    import numpy as np
+    from nimproof.provers.period_theorems import find_periodicity as least_periodicity
 
-    g = np.asarray(values, dtype=np.int64)
-    size = len(g)
-    best: tuple[tuple[int, int], Periodicity] | None = None
-    for p in range(1, size // (min_periods + 1) + 1):
-        if best is not None and p >= best[0][0]:
-            break
-        d = g[p:] - g[:-p]
-        s = int(d[-1])
-        bad = np.flatnonzero(d != s)
-        pre = int(bad[-1]) + 1 if bad.size else 0
-        if size - pre < (min_periods + 1) * p:
-            continue
-        key = (pre + p, p)
-        if best is None or key < best[0]:
-            best = (key, Periodicity(p, pre, s))
-    return best[1] if best else None
+    found = least_periodicity(values, max_period=len(values), periods=min_periods + 1)
+    return None if found is None else Periodicity(*found)
 
 
 def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:

@@ -158,23 +158,25 @@ def has_theorem(game: HeapGame) -> bool:
     )
 
 
-def find_periodicity(values: np.ndarray, max_period: int = 4096) -> tuple[int, int, int] | None:
+def find_periodicity(
+    values: np.ndarray | list[int], max_period: int = 4096, periods: int = 3
+) -> tuple[int, int, int] | None:
     """The least ``(period, preperiod, saltus)`` seen in ``values`` (fewest stored values first).
 
     A guess only: the relation must hold from the preperiod to the end of
-    ``values`` and cover at least three full periods. The caller proves it.
+    ``values`` and cover at least ``periods`` full periods. The caller proves it.
     """
     values = np.asarray(values, dtype=np.int64)
     size = len(values)
     best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
-    for p in range(1, min(max_period, size // 3) + 1):
+    for p in range(1, min(max_period, size // periods) + 1):
         if best is not None and p >= best[0][0]:
             break
         d = values[p:] - values[:-p]
         s = int(d[-1])
         bad = np.flatnonzero(d != s)
         pre = int(bad[-1]) + 1 if bad.size else 0
-        if size - pre < 3 * p:
+        if size - pre < periods * p:
             continue
         key = (pre + p, p)
         if best is None or key < best[0]:
