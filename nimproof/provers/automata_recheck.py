@@ -237,7 +237,8 @@ def _no_move_reaches(
 
 def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
     """z3 on the concrete position: is there a legal move into the claim's target? (unsat: no)."""
-    from nimproof.provers import z3_bitvec
+    from nimproof.provers.z3_bitvec.common import heap_move
+    from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps
 
     assert ctx.formula is not None
     values = [int(x)] if ctx.one_heap else list(x)
@@ -252,15 +253,10 @@ def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
             hm = heap_moves(base)
             if hm is None:
                 return False
-            if hm.takes is not None:
-                move = z3.Or(*[z3.And(z3.UGE(p[0], t), q[0] == p[0] - t) for t in hm.takes])
-            else:
-                assert hm.relation is not None
-                rel = compile_bv(hm.relation, {"n": p[0], "m": q[0]}, width)
-                move = z3.And(z3.ULT(q[0], p[0]), rel.term, *rel.guards)
+            move = heap_move(hm, p[0], q[0], width)
             c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width)
         else:
-            mg = z3_bitvec._multi_game(z3_bitvec._with_heaps(ctx, h), width)
+            mg = multi_game(with_heaps(ctx, h), width)
             move = mg.move(p, q)
             c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width)
     except Unsupported:

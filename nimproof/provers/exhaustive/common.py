@@ -1,0 +1,76 @@
+"""What the exhaustive method's checks share: bounds, the ladder of bounds, results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from nimproof.errors import EvalError
+from nimproof.provers import recheck
+from nimproof.provers.context import ClaimContext
+from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
+
+NAME = "exhaustive"
+
+MAX_POSITIONS = 50_000_000
+GENERIC_MAX_POSITIONS = 400_000
+
+
+class TooLarge(Exception):
+    """The check asked for is beyond this method's limits: the answer is ``unknown``."""
+
+
+def ladder(limit: int, first: int) -> list[int]:
+    """Bounds ``first, 4 first + 3, ...`` below ``limit``, then ``limit`` itself."""
+    out, b = [], first
+    while b < limit:
+        out.append(b)
+        b = b * 4 + 3
+    out.append(limit)
+    return out
+
+
+def bound(options: Mapping[str, Any], keys: tuple[str, ...], default: int, cap: int) -> int:
+    """The first of ``keys`` given in ``options`` (a whole number at most ``cap``), else ``default``."""
+    for key in keys:
+        if key in options:
+            value = options[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise TooLarge(f"{key} must be a non-negative whole number")
+            if value > cap:
+                raise TooLarge(f"{key} = {value} is above this method's limit of {cap}")
+            return value
+    return default
+
+
+def first_by_size(mask: np.ndarray) -> tuple[int, ...]:
+    """The true entry of ``mask`` with the smallest coordinate sum (lexicographic among equals)."""
+    idx = np.argwhere(mask)
+    order = np.lexsort((*[idx[:, i] for i in range(idx.shape[1] - 1, -1, -1)], idx.sum(axis=1)))
+    return tuple(int(x) for x in idx[order[0]])
+
+
+def proved(scope: Scope, detail: str, positions: int) -> MethodResult:
+    """``proved`` on ``scope`` after checking ``positions`` positions."""
+    return MethodResult(NAME, "proved", scope, detail, stats={"positions": positions})
+
+
+def refuted(cx: Counterexample, detail: str = "") -> MethodResult:
+    """``refuted`` by the re-checked counterexample ``cx``."""
+    return MethodResult(NAME, "refuted", NO_SCOPE, detail, counterexample=cx)
+
+
+def unknown(detail: str) -> MethodResult:
+    """``unknown``, with the reason."""
+    return MethodResult(NAME, "unknown", NO_SCOPE, detail)
+
+
+def undefined_there(ctx: ClaimContext, point: Any) -> MethodResult | None:
+    """A refutation if exact evaluation finds the claim undefined at ``point``; None if it is defined."""
+    try:
+        recheck.formula_at(ctx, point)
+    except EvalError as exc:
+        return refuted(recheck.undefined_at(ctx, point, exc))
+    return None

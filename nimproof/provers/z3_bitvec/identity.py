@@ -1,0 +1,50 @@
+"""z3 bit-vector proofs of identities: the formula holds for every assignment below ``2**w``."""
+
+from __future__ import annotations
+
+import z3
+
+from nimproof.errors import EvalError
+from nimproof.expr.to_z3 import compile_bv
+from nimproof.provers import recheck
+from nimproof.provers.context import ClaimContext
+from nimproof.provers.solving import Solver, Undecided, all_of, value_of
+from nimproof.provers.z3_bitvec.common import SHRINK_ROUNDS, Found
+from nimproof.verdict import Counterexample
+
+
+def prove_identity(ctx: ClaimContext, w: int, solver: Solver) -> Found | None:
+    """None when the identity holds below ``2**w``; a re-checked counterexample otherwise."""
+    assert ctx.formula is not None
+    width = w + 2
+    xs = {name: z3.BitVec(name, width) for name in ctx.claim.variables}
+    dom = [z3.ULT(x, z3.BitVecVal(1 << w, width)) for x in xs.values()]
+    c = compile_bv(ctx.formula, {**xs, **ctx.params}, width)
+    query = [*dom, z3.Or(z3.Not(c.term), z3.Not(all_of(list(c.guards))))]
+    model = solver.check(*query)
+    if model is None:
+        return None
+    # Shrink: look for a model whose largest variable is smaller.
+    for _ in range(SHRINK_ROUNDS):
+        biggest = max(value_of(model, x) for x in xs.values())
+        if biggest == 0:
+            break
+        smaller = solver.check(
+            *query, *[z3.ULT(x, z3.BitVecVal(biggest, width)) for x in xs.values()]
+        )
+        if smaller is None:
+            break
+        model = smaller
+    point = {name: value_of(model, x) for name, x in xs.items()}
+    try:
+        holds = bool(recheck.formula_at(ctx, point))
+    except EvalError as exc:
+        return Found(recheck.undefined_at(ctx, point, exc))
+    if holds:
+        raise Undecided(
+            f"the formula leaves the {width}-bit range at {point}; cannot decide at this width"
+        )
+    text = f"The identity is false at {recheck.describe_position(ctx, point)}."
+    return Found(
+        Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation")
+    )
