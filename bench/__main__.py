@@ -1,7 +1,7 @@
 """``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed.
 
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
-``--automata`` runs only those.
+``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rich.table import Table
 
 from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
+from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
@@ -59,6 +60,19 @@ def automata_table(out: Console, err: Console, full: bool) -> None:
     )
 
 
+def evaluation_table(out: Console, err: Console) -> None:
+    """Exact scalar evaluation of typical formulas: evaluations per second."""
+    err.print("running the exact-evaluation benchmarks ...", style="dim")
+    table = Table(title="exact evaluation of a formula (best of 5 runs)", title_justify="left")
+    for col in ("formula", "evaluations", "time", "throughput"):
+        table.add_column(col, justify="left" if col == "formula" else "right")
+    for row in run_evaluation_benchmarks():
+        table.add_row(
+            row.formula, f"{row.evaluations:,}", _fmt_time(row.seconds), f"{row.rate:,.0f}/s"
+        )
+    out.print(table)
+
+
 def main() -> int:
     """Run the benchmarks in :data:`BENCHMARKS` and report them."""
     out = Console(highlight=False, width=max(170, Console().width))
@@ -67,6 +81,9 @@ def main() -> int:
     full = "--full" in sys.argv[1:]
     if "--automata" in sys.argv[1:]:
         automata_table(out, err, full)
+        return 0
+    if "--evaluation" in sys.argv[1:]:
+        evaluation_table(out, err)
         return 0
     started = time.perf_counter()
     results: list[Result] = []
@@ -136,6 +153,7 @@ def main() -> int:
             str(row.stats.get("solver_calls", "-")),
         )
     out.print(vtable)
+    evaluation_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")
     starts = run_startup_benchmarks()
     stable = Table(

@@ -149,14 +149,14 @@ def check_claim(
     bounded ones chosen here run only when none proves the claim for every
     position. ``require`` ("all", "width=W", "bound=B") is the scope a proof
     must reach."""
-    from nimproof.claims import Claim
+    from nimproof.claims import Claim, ClaimKind
     from nimproof.expr import uses_bitwise
     from nimproof.provers import prepare
     from nimproof.provers.moves import heap_moves
 
     if (grundy is None) == (p_positions is None):
         raise UsageError("give exactly one of grundy= (a formula) or p_positions= (a predicate)")
-    kind = "grundy" if grundy is not None else "p_positions"
+    kind: ClaimKind = "grundy" if grundy is not None else "p_positions"
     formula = str(grundy if grundy is not None else p_positions)
     if kind == "p_positions" and heaps is None:
         raise UsageError("p_positions needs heaps (the number of heaps)")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from nimproof.claims.model import KINDS, METHODS, Claim, Source
+from nimproof.claims.model import KINDS, METHODS, Claim, ClaimKind, Source
 from nimproof.errors import ClaimError
 from nimproof.verdict import Requirement
 
@@ -198,7 +198,7 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
         )
 
 
-def _check_keys(table: dict[str, Any], where: str) -> tuple[str, str]:
+def _check_keys(table: dict[str, Any], where: str) -> tuple[str, ClaimKind]:
     """The claim's id and kind, after checking its keys are the ones its kind allows."""
     cid = _str(table, "id", where, required=True)
     if not _ID.match(cid):

@@ -8,9 +8,9 @@ expands it into one :class:`Claim` per grid point, each with its own id
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from nimproof.methods import ORDER
 from nimproof.verdict import Requirement
@@ -18,15 +18,7 @@ from nimproof.verdict import Requirement
 ClaimKind = Literal[
     "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
 ]
-KINDS: tuple[str, ...] = (
-    "grundy",
-    "p_positions",
-    "identity",
-    "sum_rule",
-    "periodic",
-    "value",
-    "sequence",
-)
+KINDS: tuple[ClaimKind, ...] = get_args(ClaimKind)
 #: Method names a claim may use under ``[claim.checks]``: the registered proof methods.
 METHODS: tuple[str, ...] = ORDER
 
@@ -41,12 +33,8 @@ class Source:
     note: str = ""
 
     def to_json(self) -> dict[str, str]:
-        return {
-            "seed": self.seed,
-            "section": self.section,
-            "wording": self.wording,
-            "note": self.note,
-        }
+        """Every field, by name."""
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +57,7 @@ class Claim:
     """
 
     id: str
-    kind: str
+    kind: ClaimKind
     statement: str
     game: str | None = None
     formula: str | None = None

@@ -93,10 +93,10 @@ class Periodicity:
 def find_periodicity(values: list[int], min_periods: int = MIN_PERIODS) -> Periodicity | None:
     """The periodicity with the fewest stored values (``preperiod + period``) that holds to the
     end of ``values`` and is seen over at least ``min_periods`` periods after the preperiod."""
-    from nimproof.provers.period_theorems import find_periodicity as least_periodicity
+    from nimproof.provers.period_theorems import find_periodicity as least
 
-    found = least_periodicity(values, max_period=len(values), periods=min_periods + 1)
-    return None if found is None else Periodicity(*found)
+    found = least(values, max_period=None, min_periods=min_periods)
+    return Periodicity(*found) if found else None
 
 
 def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:

@@ -38,7 +38,7 @@ from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
-    from nimproof.games.base import HeapGame
+    from nimproof.games.base import Game, HeapGame
 
 Progress = Callable[[int, int], None]
 
@@ -87,7 +87,7 @@ class SplitRule:
         return max(k for k, d in enumerate(self.digits) if d)
 
 
-def split_rule(game: object) -> SplitRule | None:
+def split_rule(game: Game) -> SplitRule | None:
     """The :class:`SplitRule` of ``game`` when the sparse engine applies, else None.
 
     Applies to normal-play games whose move description
@@ -97,9 +97,9 @@ def split_rule(game: object) -> SplitRule | None:
     """
     from nimproof.games.base import SplitUnequal, TakeAndBreak
 
-    if getattr(game, "misere", False):
+    if game.misere:
         return None
-    spec = getattr(game, "moves_spec", None)
+    spec = game.moves_spec
     if isinstance(spec, SplitUnequal):
         return SplitRule((4,), unequal=True)
     if not isinstance(spec, TakeAndBreak):

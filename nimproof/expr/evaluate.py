@@ -26,14 +26,15 @@ undefined; it raises :class:`EvalError` when int64 arithmetic would overflow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from nimproof.errors import EvalError
 from nimproof.expr import nodes
-from nimproof.expr.walk import UnknownNode, Walker, builtin
+from nimproof.expr.walk import BITWISE, COMPARISONS, UnknownNode, Walker, builtin
 
 BITS = 64
 MAX_SHIFT = 4096
@@ -82,20 +83,6 @@ def _env_bits(env: Env) -> int:
     return top
 
 
-def _cmp(op: str, a: Any, b: Any) -> Any:
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    if op == ">=":
-        return a >= b
-    if op == "==":
-        return a == b
-    return a != b
-
-
 def evaluate(node: nodes.Node, env: Env) -> Scalar:
     """Exact value of ``node`` with Python integers.
 
@@ -106,7 +93,20 @@ def evaluate(node: nodes.Node, env: Env) -> Scalar:
 
 
 class _Exact(Walker[Scalar]):
-    """Exact evaluation: every handler takes ``(node, env)``."""
+    """Exact evaluation: every handler takes ``(node, env)``.
+
+    The hot path of the verifier's re-checks and of rule games: :meth:`walk` is
+    the walker's dispatch without the general extra-argument packing, and
+    operators are looked up in tables rather than tested one by one.
+    """
+
+    def walk(self, node: nodes.Node | nodes.Domain, env: Env) -> Scalar:
+        """The exact value of ``node`` in ``env`` (the walker's dispatch, for one argument)."""
+        handler = self._table.get(type(node))
+        if handler is None:
+            raise UnknownNode(f"{type(self).__name__} has no handler for {type(node).__name__}")
+        result: Scalar = handler(self, node, env)
+        return result
 
     def walk_const(self, node: nodes.Const, env: Env) -> Scalar:
         return node.value
@@ -132,21 +132,29 @@ class _Exact(Walker[Scalar]):
         return (not v) if node.op == "not" else -int(v)
 
     def walk_binary(self, node: nodes.Binary, env: Env) -> Scalar:
-        return _binary(node.op, int(self.walk(node.left, env)), int(self.walk(node.right, env)))
+        a, b = int(self.walk(node.left, env)), int(self.walk(node.right, env))
+        fn = _EXACT_OPS.get(node.op)
+        if fn is None:
+            raise UnknownNode(f"unknown operator {node.op!r}")
+        return fn(a, b)
 
     def walk_compare(self, node: nodes.Compare, env: Env) -> Scalar:
-        left = self.walk(node.operands[0], env)
-        for op, right_node in zip(node.ops, node.operands[1:], strict=True):
-            right = self.walk(right_node, env)
-            if not _cmp(op, left, right):
+        operands = node.operands
+        left = self.walk(operands[0], env)
+        for i, op in enumerate(node.ops, 1):
+            right = self.walk(operands[i], env)
+            if not COMPARISONS[op](left, right):
                 return False
             left = right
         return True
 
     def walk_boolop(self, node: nodes.BoolOp, env: Env) -> Scalar:
-        if node.op == "and":
-            return all(self.walk(v, env) for v in node.values)
-        return any(self.walk(v, env) for v in node.values)
+        # Python's all/any: a later operand is evaluated only if the earlier ones did not decide.
+        decides = node.op == "or"
+        for v in node.values:
+            if bool(self.walk(v, env)) is decides:
+                return decides
+        return not decides
 
     def walk_ifelse(self, node: nodes.IfElse, env: Env) -> Scalar:
         return self.walk(node.body if self.walk(node.test, env) else node.orelse, env)
@@ -161,36 +169,48 @@ class _Exact(Walker[Scalar]):
 _EXACT = _Exact()
 
 
-def _binary(op: str, a: int, b: int) -> int:
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op in ("//", "%"):
-        if b == 0:
-            raise EvalError("division by zero")
-        return a // b if op == "//" else a % b
-    if op == "**":
-        if abs(a) > 1 and (abs(a).bit_length() - 1) * b > MAX_POWER_BITS:
-            raise EvalError(f"power with more than {MAX_POWER_BITS} bits")
-        return a**b
-    if a < 0 or b < 0:
-        raise EvalError(f"bitwise '{op}' of a negative number")
-    if op == "&":
-        return a & b
-    if op == "|":
-        return a | b
-    if op == "^":
-        return a ^ b
-    if op == "<<":
-        if b > MAX_SHIFT:
-            raise EvalError(f"shift by {b} is too large")
-        return a << b
-    if op == ">>":
-        return a >> b
-    raise UnknownNode(f"unknown operator {op!r}")
+def _divisor(b: int) -> int:
+    if b == 0:
+        raise EvalError("division by zero")
+    return b
+
+
+def _power(a: int, b: int) -> int:
+    if abs(a) > 1 and (abs(a).bit_length() - 1) * b > MAX_POWER_BITS:
+        raise EvalError(f"power with more than {MAX_POWER_BITS} bits")
+    result: int = a**b
+    return result
+
+
+def _bitwise(op: str, fn: Callable[[int, int], int]) -> Callable[[int, int], int]:
+    """``fn`` refused on negative operands (bitwise operations read binary digits)."""
+
+    def apply(a: int, b: int) -> int:
+        if a < 0 or b < 0:
+            raise EvalError(f"bitwise '{op}' of a negative number")
+        return fn(a, b)
+
+    return apply
+
+
+def _shift_left(a: int, b: int) -> int:
+    if b > MAX_SHIFT:
+        raise EvalError(f"shift by {b} is too large")
+    return a << b
+
+
+#: The exact meaning of each binary operator on Python integers.
+_EXACT_OPS: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "//": lambda a, b: a // _divisor(b),
+    "%": lambda a, b: a % _divisor(b),
+    "**": _power,
+    **{op: _bitwise(op, fn) for op, fn in BITWISE.items()},
+    "<<": _bitwise("<<", _shift_left),
+    ">>": _bitwise(">>", operator.rshift),
+}
 
 
 def _reduce_scalar(node: nodes.Reduce, env: Env) -> Scalar:
@@ -319,7 +339,7 @@ class _Vector(Walker[Vec]):
             right, bad_r = self.walk(right_node, env)
             # A later comparison only matters (and only needs to be defined) where the chain still holds.
             bad = _or(bad, bad_r if (result is None or bad_r is None) else (bad_r & result))
-            r = _cmp(op, left, right)
+            r = COMPARISONS[op](left, right)
             result = r if result is None else (result & r)
             left = right
         assert result is not None
@@ -388,12 +408,8 @@ def _binary_vec(op: str, a: np.ndarray, b: np.ndarray, bad: np.ndarray | None) -
     bad = _or(bad, neg if neg.any() else None)
     a = np.where(a < 0, 0, a)
     b = np.where(b < 0, 0, b)
-    if op == "&":
-        return a & b, bad
-    if op == "|":
-        return a | b, bad
-    if op == "^":
-        return a ^ b, bad
+    if op in BITWISE:
+        return BITWISE[op](a, b), bad
     if op == "<<":
         if b.size and int(np.max(b)) > 62:
             raise EvalError("shift too large for vectorised evaluation")

@@ -38,10 +38,9 @@ MAX_POW = 64
 
 REDUCTIONS = frozenset({"xor", "sum", "all", "any", "max", "min", "count"})
 #: name -> number of int arguments, from the one table of built-ins (max/min are variadic).
-SCALAR_CALLS = {name: b.arity for name, b in BUILTINS.items() if b.arity is not None}
 RESERVED = (
     REDUCTIONS
-    | set(SCALAR_CALLS)
+    | set(BUILTINS)
     | {
         "bits",
         "range",
@@ -145,6 +144,11 @@ def _offset(text: str, lineno: int, col: int, *, utf8: bool = True) -> int:
     if utf8:
         col = len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
     return before + max(col, 0)
+
+
+def _bit(p: int, x: nodes.Node, b: nodes.Node) -> nodes.Node:
+    """The tree of ``(x >> b) & 1``, bit ``b`` of ``x`` (at source position ``p``)."""
+    return nodes.Binary(p, "int", "&", nodes.Binary(p, "int", ">>", x, b), nodes.Const(p, "int", 1))
 
 
 class _Converter:
@@ -367,15 +371,50 @@ class _Converter:
             return self.sequence_call(name, node, bound, d, p)
         if name in ("bit", "floor_div", "implies"):
             return self.shorthand(name, node, bound, d, p)
-        args = node.args
-        if name in SCALAR_CALLS:
-            if len(args) != SCALAR_CALLS[name]:
-                raise self.fail(f"{name} takes {SCALAR_CALLS[name]} argument(s)", node)
-            scalar_args = tuple(
-                self.want(self.expr(a, bound, d), "int", f"an argument of {name}", a) for a in args
-            )
-            return nodes.Call(p, "int", name, scalar_args)
-        raise self.fail(f"unknown function {name!r}", node)
+        # The scalar built-ins of fixed arity, from the one table of walk.BUILTINS (max and min,
+        # of any arity, are reductions above).
+        fn = BUILTINS.get(name)
+        if fn is None or fn.arity is None:
+            raise self.fail(f"unknown function {name!r}", node)
+        usage = f"{name} takes {fn.arity} argument(s)"
+        args = self.fixed_args(node, fn.arity, usage, "int", bound, d)
+        return nodes.Call(p, "int", name, tuple(args))
+
+    def fixed_args(
+        self,
+        node: ast.Call,
+        count: int,
+        usage: str,
+        kind: nodes.Type,
+        bound: frozenset[str],
+        d: int,
+    ) -> list[nodes.Node]:
+        """The ``count`` arguments of a call, each of type ``kind`` (``usage``: the error for a
+        call with another number of arguments)."""
+        if len(node.args) != count:
+            raise self.fail(usage, node)
+        name = node.func.id if isinstance(node.func, ast.Name) else "the call"
+        return [
+            self.want(self.expr(a, bound, d), kind, f"an argument of {name}", a) for a in node.args
+        ]
+
+    def sequence_arg(
+        self,
+        node: ast.Call,
+        count: int,
+        usage: str,
+        not_sequence: str,
+        bound: frozenset[str],
+        d: int,
+    ) -> nodes.SeqDomain:
+        """The sequence a call with ``count`` arguments takes first (``usage``, ``not_sequence``:
+        the errors for another number of arguments and for a first argument that is no sequence)."""
+        if len(node.args) != count:
+            raise self.fail(usage, node)
+        dom = self.domain(node.args[0], bound, d)
+        if not isinstance(dom, nodes.SeqDomain):
+            raise self.fail(not_sequence, node)
+        return dom
 
     def reduction(
         self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
@@ -408,59 +447,35 @@ class _Converter:
         """``len(S)`` and ``colsum(S, b)`` (the number of elements of S with bit b set)."""
         args = node.args
         if name == "len":
-            if len(args) != 1:
-                raise self.fail("len takes one sequence", node)
-            dom = self.domain(args[0], bound, d)
-            if not isinstance(dom, nodes.SeqDomain):
-                raise self.fail("len takes a sequence such as h", node)
+            usage = "len takes one sequence"
+            dom = self.sequence_arg(node, 1, usage, "len takes a sequence such as h", bound, d)
             return nodes.Len(p, "int", dom)
         if name == "colsum":
             # colsum(S, b): how many elements of S have bit b set.
-            if len(args) != 2:
-                raise self.fail("colsum takes a sequence and a bit position: colsum(h, b)", node)
-            dom = self.domain(args[0], bound, d)
-            if not isinstance(dom, nodes.SeqDomain):
-                raise self.fail("colsum's first argument must be a sequence such as h", node)
+            usage = "colsum takes a sequence and a bit position: colsum(h, b)"
+            not_seq = "colsum's first argument must be a sequence such as h"
+            dom = self.sequence_arg(node, 2, usage, not_seq, bound, d)
             b = self.want(self.expr(args[1], bound, d), "int", "the bit position", args[1])
             var = "_c"
             while var in bound or var in self.scalars:  # the body must not capture a name of b
                 var += "_"
-            body = nodes.Binary(
-                p,
-                "int",
-                "&",
-                nodes.Binary(p, "int", ">>", nodes.Var(p, "int", var), b),
-                nodes.Const(p, "int", 1),
-            )
-            return nodes.Reduce(p, "int", "sum", body, var, dom)
+            return nodes.Reduce(p, "int", "sum", _bit(p, nodes.Var(p, "int", var), b), var, dom)
         raise self.fail(f"unknown function {name!r}", node)
 
     def shorthand(
         self, name: str, node: ast.Call, bound: frozenset[str], d: int, p: int
     ) -> nodes.Node:
         """``bit``, ``floor_div`` and ``implies``, written with operators in the tree."""
-        args = node.args
         if name == "bit":
-            if len(args) != 2:
-                raise self.fail("bit takes a number and a bit position: bit(x, b)", node)
-            x, b = (self.want(self.expr(a, bound, d), "int", "an argument of bit", a) for a in args)
-            return nodes.Binary(
-                p, "int", "&", nodes.Binary(p, "int", ">>", x, b), nodes.Const(p, "int", 1)
-            )
+            usage = "bit takes a number and a bit position: bit(x, b)"
+            x, b = self.fixed_args(node, 2, usage, "int", bound, d)
+            return _bit(p, x, b)
         if name == "floor_div":
-            if len(args) != 2:
-                raise self.fail("floor_div takes two numbers", node)
-            num, den = (
-                self.want(self.expr(x, bound, d), "int", "an argument of floor_div", x)
-                for x in args
-            )
+            num, den = self.fixed_args(node, 2, "floor_div takes two numbers", "int", bound, d)
             return nodes.Binary(p, "int", "//", num, den)
         if name == "implies":
-            if len(args) != 2:
-                raise self.fail("implies takes two conditions", node)
-            premise, conclusion = (
-                self.want(self.expr(x, bound, d), "bool", "an argument of implies", x) for x in args
-            )
+            usage = "implies takes two conditions"
+            premise, conclusion = self.fixed_args(node, 2, usage, "bool", bound, d)
             return nodes.BoolOp(
                 p, "bool", "or", (nodes.Unary(p, "bool", "not", premise), conclusion)
             )

@@ -67,7 +67,7 @@ from nimproof.expr.nodes import (
     Var,
 )
 from nimproof.expr.to_z3 import Unsupported
-from nimproof.expr.walk import UnknownNode, Walker
+from nimproof.expr.walk import COMPARISONS, UnknownNode, Walker
 
 __all__ = [
     "PRELUDE",
@@ -160,21 +160,21 @@ def const_set(value: int) -> str:
 
 
 def _and(*parts: str) -> str:
-    keep = [p for p in parts if p != "true"]
-    if "false" in keep:
-        return "false"
-    if not keep:
-        return "true"
-    return keep[0] if len(keep) == 1 else "(" + " & ".join(keep) + ")"
+    return _junction(parts, "&", "true", "false")
 
 
 def _or(*parts: str) -> str:
-    keep = [p for p in parts if p != "false"]
-    if "true" in keep:
-        return "true"
+    return _junction(parts, "|", "false", "true")
+
+
+def _junction(parts: tuple[str, ...], op: str, unit: str, zero: str) -> str:
+    """``parts`` joined by ``op``, simplified: ``unit`` parts dropped, any ``zero`` part decides."""
+    keep = [p for p in parts if p != unit]
+    if zero in keep:
+        return zero
     if not keep:
-        return "false"
-    return keep[0] if len(keep) == 1 else "(" + " | ".join(keep) + ")"
+        return unit
+    return keep[0] if len(keep) == 1 else "(" + f" {op} ".join(keep) + ")"
 
 
 def _not(a: str) -> str:
@@ -353,22 +353,21 @@ class _Core(Walker[Value]):
         return out
 
     def shl(self, a: Num, c: int) -> Num:
-        if c == 0:
-            return a
-        r = self.fresh("p")
-
-        def bit(p: str) -> str:
-            return f"(ex1 {r}: ({p} = {r} + {c} & {a.bit(r)}))"
-
-        return Num(bit, a.defs, a.guard)
+        """``a << c``: bit ``p`` of the result is bit ``p - c`` of ``a``."""
+        return self._shift(a, c, "{p} = {r} + {c}")
 
     def shr(self, a: Num, c: int) -> Num:
+        """``a >> c``: bit ``p`` of the result is bit ``p + c`` of ``a``."""
+        return self._shift(a, c, "{r} = {p} + {c}")
+
+    def _shift(self, a: Num, c: int, relation: str) -> Num:
+        """``a`` shifted by ``c``: bit ``p`` is bit ``r`` of ``a`` for the ``r`` in ``relation``."""
         if c == 0:
             return a
         r = self.fresh("p")
 
         def bit(p: str) -> str:
-            return f"(ex1 {r}: ({r} = {p} + {c} & {a.bit(r)}))"
+            return f"(ex1 {r}: ({relation.format(p=p, r=r, c=c)} & {a.bit(r)}))"
 
         return Num(bit, a.defs, a.guard)
 
@@ -528,17 +527,6 @@ def _fin_combine(a: Fin, b: Fin, op: Callable[[int, int], int]) -> Fin:
     )
 
 
-def _cmp_int(op: str, a: int, b: int) -> bool:
-    return {
-        "<": a < b,
-        "<=": a <= b,
-        ">": a > b,
-        ">=": a >= b,
-        "==": a == b,
-        "!=": a != b,
-    }[op]
-
-
 def _compare_pair(
     c: _Core, op: str, left: Node, right: Node, env: Mapping[str, object]
 ) -> Compiled:
@@ -552,7 +540,7 @@ def _compare_pair(
     a = _side(c, pos, max(const, 0))
     b = _side(c, neg, max(-const, 0))
     if isinstance(a, Fin) and isinstance(b, Fin):
-        both = _fin_combine(a, b, lambda x, y: int(_cmp_int(op, x, y)))
+        both = _fin_combine(a, b, lambda x, y: int(COMPARISONS[op](x, y)))
         yes = _or(*[f for v, f in both.cases if v])
         return c.atom([both], yes)
     x, y = c.as_num(a), c.as_num(b)

@@ -28,7 +28,7 @@ Sub-formulas whose inputs are all plain Python integers (claim parameters,
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -38,7 +38,7 @@ from nimproof.errors import EvalError, NimproofError
 from nimproof.expr import nodes
 from nimproof.expr.evaluate import MAX_SHIFT, domain_values, evaluate
 from nimproof.expr.nodes import children
-from nimproof.expr.walk import UnknownNode, Walker, uses_bitwise
+from nimproof.expr.walk import BITWISE, COMPARISONS, UnknownNode, Walker, uses_bitwise
 
 MAX_TERMS = 200_000
 """Most tree nodes one compilation may visit (reductions are unrolled); more is Unsupported."""
@@ -118,28 +118,14 @@ def _python_int(value: object) -> int | None:
         return None
 
 
-def _cmp_bv(op: str, a: Any, b: Any) -> z3.BoolRef:
-    if op == "<":
-        return z3.ULT(a, b)
-    if op == "<=":
-        return z3.ULE(a, b)
-    if op == ">":
-        return z3.UGT(a, b)
-    if op == ">=":
-        return z3.UGE(a, b)
-    return a == b if op == "==" else a != b
-
-
-def _cmp_int(op: str, a: Any, b: Any) -> z3.BoolRef:
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    if op == ">=":
-        return a >= b
-    return a == b if op == "==" else a != b
+#: Comparisons of bit-vectors, which hold unsigned numbers (on Int terms, :data:`COMPARISONS`).
+_BV_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    **COMPARISONS,
+    "<": z3.ULT,
+    "<=": z3.ULE,
+    ">": z3.UGT,
+    ">=": z3.UGE,
+}
 
 
 class _Compiler(Walker[Any]):
@@ -345,7 +331,7 @@ class _Compiler(Walker[Any]):
 
     def walk_compare(self, node: nodes.Compare, env: Mapping[str, object], path: Path) -> Any:
         # Python evaluates the third operand of a < b < c only where a < b holds.
-        cmp = _cmp_bv if self.bv else _cmp_int
+        cmp = _BV_COMPARISONS if self.bv else COMPARISONS
         left = self.compile(node.operands[0], env, path)
         results = []
         current = path
@@ -354,7 +340,7 @@ class _Compiler(Walker[Any]):
             if right_node.type == "bool":
                 result = left == right if op == "==" else left != right
             else:
-                result = cmp(op, left, right)
+                result = cmp[op](left, right)
             results.append(result)
             current = _and(current, result)
             left = right
@@ -382,25 +368,30 @@ class _Compiler(Walker[Any]):
 
     def floordiv_int(self, a: Any, b: Any, path: Path) -> Any:
         """Python's ``a // b`` on Int: z3's div is Euclidean, equal to floor for b > 0."""
-        if z3.is_int_value(b):
-            d = b.as_long()
-            if d == 0:
-                self.guard(z3.BoolVal(False), path)
-                return z3.IntVal(0)
-            return a / b if d > 0 else (-a) / (-b)
-        self.guard(b != 0, path)
-        return z3.If(b > 0, a / b, (-a) / (-b))
+        return self.by_divisor_sign(a, b, path, lambda x, y: x / y, lambda x, y: (-x) / (-y))
 
     def mod_int(self, a: Any, b: Any, path: Path) -> Any:
         """Python's ``a % b`` on Int (sign of the divisor)."""
+        return self.by_divisor_sign(a, b, path, lambda x, y: x % y, lambda x, y: -((-x) % (-y)))
+
+    def by_divisor_sign(
+        self,
+        a: Any,
+        b: Any,
+        path: Path,
+        positive: Callable[[Any, Any], Any],
+        negative: Callable[[Any, Any], Any],
+    ) -> Any:
+        """``positive(a, b)`` where ``b > 0``, ``negative(a, b)`` where ``b < 0``; guarded by
+        ``b != 0`` (a constant divisor picks its case, and a zero one fails the guard)."""
         if z3.is_int_value(b):
             d = b.as_long()
             if d == 0:
                 self.guard(z3.BoolVal(False), path)
                 return z3.IntVal(0)
-            return a % b if d > 0 else -((-a) % (-b))
+            return positive(a, b) if d > 0 else negative(a, b)
         self.guard(b != 0, path)
-        return z3.If(b > 0, a % b, -((-a) % (-b)))
+        return z3.If(b > 0, positive(a, b), negative(a, b))
 
     def binary(self, op: str, a: Any, b: Any, path: Path) -> Any:
         if op == "*":
@@ -425,12 +416,8 @@ class _Compiler(Walker[Any]):
         if op in ("//", "%"):
             self.guard(b != 0, path)
             return z3.UDiv(a, b) if op == "//" else z3.URem(a, b)
-        if op == "&":
-            return a & b
-        if op == "|":
-            return a | b
-        if op == "^":
-            return a ^ b
+        if op in BITWISE:
+            return BITWISE[op](a, b)
         if op == ">>":
             return z3.LShR(a, b)  # exact: every value is below 2**width
         if op == "<<":

@@ -47,6 +47,7 @@ How a back end plugs in::
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
@@ -118,6 +119,26 @@ class Walker(Generic[R]):
             raise UnknownNode(f"{type(self).__name__} has no handler for {type(node).__name__}")
         result: R = handler(self, node, *args)
         return result
+
+
+#: The comparison operators of the language; Python's operators, so one entry serves
+#: Python integers, numpy arrays and z3 integers alike.
+COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+#: The bitwise operators whose meaning on non-negative operands is Python's operator for
+#: Python integers, numpy arrays and z3 bit-vectors alike (shifts need care in each back end).
+BITWISE: dict[str, Callable[[Any, Any], Any]] = {
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -201,8 +222,10 @@ def uses_bitwise(node: Node) -> bool:
 
 
 __all__ = [
+    "BITWISE",
     "BITWISE_CALLS",
     "BUILTINS",
+    "COMPARISONS",
     "HANDLERS",
     "Builtin",
     "UnknownNode",

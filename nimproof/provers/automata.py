@@ -38,6 +38,7 @@ from typing import Any, TypedDict
 from nimproof.expr import parse
 from nimproof.expr.to_ws1s import (
     PRELUDE,
+    Compiled,
     NotExpressible,
     SetVar,
     compile_bool,
@@ -199,6 +200,13 @@ def _xs(h: int, prefix: str = "X") -> list[str]:
     return [f"{prefix}{i}" for i in range(h)]
 
 
+def _move_vars(h: int) -> tuple[list[str], list[str], list[str]]:
+    """The position ``X0..``, the position moved to ``Y0..``, and both interleaved
+    (``X0, Y0, X1, Y1, ...``: the arguments of ``move``)."""
+    xs, ys = _xs(h), _xs(h, "Y")
+    return xs, ys, [v for pair in zip(xs, ys, strict=True) for v in pair]
+
+
 def _call(pred: str, args: list[str]) -> str:
     return f"{pred}({', '.join(args)})"
 
@@ -341,18 +349,25 @@ def plan(ctx: ClaimContext) -> Plan:
     return Plan(h, obligations, header, xs, measure)
 
 
+def _claim_predicates(
+    name: str, args: list[str], declared: list[str], c: Compiled, out: list[Obligation]
+) -> str:
+    """``pred name(args)``, the compiled claim; when its terms need a guard, also
+    ``pred nameG(args)`` and the obligation that the guard holds (``declared``: its variables)."""
+    params = ", ".join(f"var2 {a}" for a in args)
+    preds = f"pred {name}({params}) = {c.formula};\n"
+    if c.guard != "true":
+        preds += f"pred {name}G({params}) = {c.guard};\n"
+        out.append(Obligation("guard", _decl(declared) + _call(f"{name}G", args) + ";\n"))
+    return preds
+
+
 def _p_obligations(
     ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
 ) -> str:
     assert ctx.formula is not None
-    xs, ys = _xs(h), _xs(h, "Y")
-    params = ", ".join(f"var2 {x}" for x in xs)
-    c = compile_bool(ctx.formula, env)
-    preds = f"pred S({params}) = {c.formula};\n"
-    if c.guard != "true":
-        preds += f"pred SG({params}) = {c.guard};\n"
-        out.append(Obligation("guard", _decl(xs) + _call("SG", xs) + ";\n"))
-    inter = [v for pair in zip(xs, ys, strict=True) for v in pair]
+    xs, ys, inter = _move_vars(h)
+    preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env), out)
     move_args = inter
     out.append(
         Obligation(
@@ -412,14 +427,9 @@ def _g_obligations(
     ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
 ) -> str:
     assert ctx.formula is not None
-    xs, ys = _xs(h), _xs(h, "Y")
-    params = ", ".join(f"var2 {x}" for x in xs)
+    xs, ys, inter = _move_vars(h)
     c = compile_equals(ctx.formula, SetVar("V"), env)
-    preds = f"pred G({params}, var2 V) = {c.formula};\n"
-    if c.guard != "true":
-        preds += f"pred GG({params}, var2 V) = {c.guard};\n"
-        out.append(Obligation("guard", _decl(["V", *xs]) + _call("GG", [*xs, "V"]) + ";\n"))
-    inter = [v for pair in zip(xs, ys, strict=True) for v in pair]
+    preds = _claim_predicates("G", [*xs, "V"], ["V", *xs], c, out)
     out.append(
         Obligation(
             "g1",

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nimproof.claims.model import Claim
+from nimproof.claims.model import Claim, ClaimKind
 from nimproof.errors import ClaimError, UsageError
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node, Type
@@ -61,7 +61,8 @@ class ClaimContext:
         return self.claim.heaps
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> ClaimKind:
+        """The claim's kind."""
         return self.claim.kind
 
     @property

@@ -122,24 +122,9 @@ def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
 
 def _identity_checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
     def check_identity(point: dict[str, int]) -> None:
-        try:
-            ok = bool(recheck.formula_at(ctx, point))
-        except EvalError as exc:
-            found.append(recheck.undefined_at(ctx, point, exc))
-            raise AssertionError from None
-        if not ok:
-            found.append(
-                Counterexample(
-                    point,
-                    "identity",
-                    f"The identity is false at {recheck.describe_position(ctx, point)}.",
-                    True,
-                    False,
-                    None,
-                    True,
-                    "exact integer evaluation",
-                )
-            )
+        cx = recheck.identity_fails_at(ctx, point)
+        if cx is not None:
+            found.append(cx)
             raise AssertionError
 
     return check_identity

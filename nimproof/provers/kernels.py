@@ -16,7 +16,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def _mex(seen: np.ndarray, stamp: int, limit: int) -> int:
+def _mex(seen: np.ndarray, stamp: int) -> int:
+    """The least value not marked with ``stamp`` (at most the length of ``seen``)."""
+    limit = seen.shape[0]
     v = 0
     while v < limit and seen[v] == stamp:
         v += 1
@@ -24,12 +26,28 @@ def _mex(seen: np.ndarray, stamp: int, limit: int) -> int:
 
 
 @njit(cache=True)
+def _mark(seen: np.ndarray, v: int, stamp: int) -> None:
+    """Mark value ``v`` as seen at ``stamp`` (values beyond ``seen`` cannot be the mex)."""
+    if 0 <= v < seen.shape[0]:
+        seen[v] = stamp
+
+
+@njit(cache=True)
+def _power_above(F: np.ndarray) -> int:
+    """The least power of two above every value of ``F`` (1 for an empty or all-negative ``F``)."""
+    top = 1
+    for n in range(F.shape[0]):
+        while top <= F[n]:
+            top *= 2
+    return top
+
+
+@njit(cache=True)
 def mex_takes(F: np.ndarray, takes: np.ndarray, terminal_value: int) -> np.ndarray:
     """``G[n]`` for moves ``n -> n - t`` (``t`` in ``takes``, ascending)."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)
-    size = len(takes) + 2
-    seen = np.zeros(size, dtype=np.int64)
+    seen = np.zeros(len(takes) + 2, dtype=np.int64)
     for n in range(n_all):
         stamp = n + 1
         any_move = False
@@ -37,10 +55,8 @@ def mex_takes(F: np.ndarray, takes: np.ndarray, terminal_value: int) -> np.ndarr
             if t > n:
                 break
             any_move = True
-            v = F[n - t]
-            if 0 <= v < size:
-                seen[v] = stamp
-        G[n] = _mex(seen, stamp, size) if any_move else terminal_value
+            _mark(seen, F[n - t], stamp)
+        G[n] = _mex(seen, stamp) if any_move else terminal_value
     return G
 
 
@@ -49,18 +65,15 @@ def mex_interval(F: np.ndarray, lo: np.ndarray, terminal_value: int) -> np.ndarr
     """``G[n]`` for moves ``n -> m`` with ``lo[n] <= m < n``."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)
-    size = n_all + 2
-    seen = np.zeros(size, dtype=np.int64)
+    seen = np.zeros(n_all + 2, dtype=np.int64)
     for n in range(n_all):
         stamp = n + 1
         if lo[n] >= n:
             G[n] = terminal_value
             continue
         for m in range(lo[n], n):
-            v = F[m]
-            if 0 <= v < size:
-                seen[v] = stamp
-        G[n] = _mex(seen, stamp, size)
+            _mark(seen, F[m], stamp)
+        G[n] = _mex(seen, stamp)
     return G
 
 
@@ -71,8 +84,7 @@ def mex_targets(
     """``G[n]`` for explicit move lists: the targets of ``n`` are ``targets[starts[n]:starts[n+1]]``."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)
-    size = n_all + 2
-    seen = np.zeros(size, dtype=np.int64)
+    seen = np.zeros(n_all + 2, dtype=np.int64)
     for n in range(n_all):
         stamp = n + 1
         a, b = starts[n], starts[n + 1]
@@ -80,10 +92,8 @@ def mex_targets(
             G[n] = terminal_value
             continue
         for i in range(a, b):
-            v = F[targets[i]]
-            if 0 <= v < size:
-                seen[v] = stamp
-        G[n] = _mex(seen, stamp, size)
+            _mark(seen, F[targets[i]], stamp)
+        G[n] = _mex(seen, stamp)
     return G
 
 
@@ -92,10 +102,7 @@ def mex_octal(F: np.ndarray, digits: np.ndarray) -> np.ndarray:
     """``G[n]`` for a take-and-break code (normal play; split heaps combine by xor of ``F``)."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)
-    top = 1
-    for n in range(n_all):
-        while top <= F[n]:
-            top *= 2
+    top = _power_above(F)
     # A mex never exceeds the number of options, so larger values need no slot.
     three = False
     for d in digits:
@@ -114,23 +121,17 @@ def mex_octal(F: np.ndarray, digits: np.ndarray) -> np.ndarray:
             if d & 1 and k > 0 and rest == 0:
                 seen[0] = stamp
             if d & 2 and k > 0 and rest > 0:
-                v = F[rest]
-                if 0 <= v < size:
-                    seen[v] = stamp
+                _mark(seen, F[rest], stamp)
             if d & 4:
                 for a in range(1, rest // 2 + 1):
-                    v = F[a] ^ F[rest - a]
-                    if 0 <= v < size:
-                        seen[v] = stamp
+                    _mark(seen, F[a] ^ F[rest - a], stamp)
             if d & 8:
                 for a in range(1, rest // 3 + 1):
                     for b in range(a, (rest - a) // 2 + 1):
                         c = rest - a - b
                         if c >= b:
-                            v = F[a] ^ F[b] ^ F[c]
-                            if 0 <= v < size:
-                                seen[v] = stamp
-        G[n] = _mex(seen, stamp, size)
+                            _mark(seen, F[a] ^ F[b] ^ F[c], stamp)
+        G[n] = _mex(seen, stamp)
     return G
 
 
@@ -139,17 +140,12 @@ def mex_grundys_game(F: np.ndarray) -> np.ndarray:
     """``G[n]`` for Grundy's game: split into two unequal non-empty heaps."""
     n_all = F.shape[0]
     G = np.empty(n_all, dtype=np.int64)
-    top = 1
-    for n in range(n_all):
-        while top <= F[n]:
-            top *= 2
+    top = _power_above(F)
     size = min(2 * top + 2, n_all + 2)
     seen = np.zeros(size, dtype=np.int64)
     for n in range(n_all):
         stamp = n + 1
         for a in range(1, (n + 1) // 2):
-            v = F[a] ^ F[n - a]
-            if 0 <= v < size:
-                seen[v] = stamp
-        G[n] = _mex(seen, stamp, size)
+            _mark(seen, F[a] ^ F[n - a], stamp)
+        G[n] = _mex(seen, stamp)
     return G

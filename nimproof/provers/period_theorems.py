@@ -22,7 +22,7 @@ far the relation must be checked; the statements and proofs are in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -159,24 +159,27 @@ def has_theorem(game: HeapGame) -> bool:
 
 
 def find_periodicity(
-    values: np.ndarray | list[int], max_period: int = 4096, periods: int = 3
+    values: Sequence[int] | np.ndarray, max_period: int | None = 4096, min_periods: int = 2
 ) -> tuple[int, int, int] | None:
     """The least ``(period, preperiod, saltus)`` seen in ``values`` (fewest stored values first).
 
     A guess only: the relation must hold from the preperiod to the end of
-    ``values`` and cover at least ``periods`` full periods. The caller proves it.
+    ``values``, which must hold at least ``min_periods + 1`` full periods from
+    the preperiod on (the relation checked over ``min_periods`` of them), with
+    a period of at most ``max_period`` (None: any). The caller proves it.
     """
     values = np.asarray(values, dtype=np.int64)
     size = len(values)
+    longest = size // (min_periods + 1)
     best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
-    for p in range(1, min(max_period, size // periods) + 1):
+    for p in range(1, (longest if max_period is None else min(max_period, longest)) + 1):
         if best is not None and p >= best[0][0]:
             break
         d = values[p:] - values[:-p]
         s = int(d[-1])
         bad = np.flatnonzero(d != s)
         pre = int(bad[-1]) + 1 if bad.size else 0
-        if size - pre < periods * p:
+        if size - pre < (min_periods + 1) * p:
             continue
         key = (pre + p, p)
         if best is None or key < best[0]:

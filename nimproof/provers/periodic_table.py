@@ -160,7 +160,7 @@ def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
     if needs > len(table):
         table = np.asarray(grundy_table(game, needs), dtype=np.int64)
     ref = reference.heap_table(game, needs - 1)
-    if list(map(int, table[:needs])) != ref:
+    if recheck.table_mismatch(table, ref) is not None:
         return f"engine and reference tables of {game.spec} disagree below {needs}"
     arr = np.asarray(ref, dtype=np.int64)
     if any(int(arr[n + p]) != int(arr[n]) + s for n in range(n0, theorem.end)):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal, TypedDict
 
 import numpy as np
@@ -34,6 +35,7 @@ from nimproof.engines import reference
 from nimproof.games import FiniteTakes, HeapGame, TakeAndBreak
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.period_theorems import theorem_for
+from nimproof.provers.recheck import table_mismatch
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
@@ -53,9 +55,14 @@ REFERENCE_LIMIT = 3000
 
 def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Decide a ``periodic`` claim."""
+    t0 = time.monotonic()
+    result = _decide(ctx, options)
+    return replace(result, seconds=time.monotonic() - t0)
+
+
+def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
     from nimproof.engines import grundy_table
 
-    t0 = time.monotonic()
     claim = ctx.claim
     game = ctx.heap_game
     if ctx.kind != "periodic" or game is None or ctx.misere:
@@ -73,13 +80,10 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     stats: dict[str, Any] = {"values": last + 1}
     ref_n = min(last, REFERENCE_LIMIT if game.splits else 200_000)
     ref = reference.heap_table(game, ref_n)
-    if list(map(int, table[: ref_n + 1])) != ref:
-        k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=False)) if a != b)
+    k = table_mismatch(table, ref)
+    if k is not None:
         return MethodResult(
-            NAME,
-            "unknown",
-            detail=f"engine and reference tables disagree at n = {k}",
-            seconds=time.monotonic() - t0,
+            NAME, "unknown", detail=f"engine and reference tables disagree at n = {k}"
         )
     stats["reference_checked_up_to"] = ref_n
     check_to = end if theorem else last - p + 1
@@ -93,17 +97,16 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
                 table,
                 ref,
                 "period",
-                t0,
                 f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
                 f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
             )
-    failed = _side_condition(ctx, window, table, ref, end, last, (p, s), t0, stats)
+    failed = _side_condition(ctx, window, table, ref, end, last, (p, s), stats)
     if failed is not None:
         return failed
     d, n1 = least_period(table, p, n0, s)
     stats.update(least_period=d, least_preperiod=n1)
     if claim.least and (d, n1) != (p, n0):
-        return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats, t0)
+        return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats)
     found = f"least period {d} from least preperiod {n1}"
     if theorem:
         stats.update(theorem=theorem, window_end=end)
@@ -113,7 +116,6 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             Scope("all", measure="heap"),
             f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
             f"{found}",
-            time.monotonic() - t0,
             stats=stats,
         )
     return MethodResult(
@@ -121,7 +123,6 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         "proved",
         Scope("bound", bound=last, measure="heap"),
         f"no periodicity theorem applies; verified on the computed table; {found} within it",
-        time.monotonic() - t0,
         stats=stats,
     )
 
@@ -134,7 +135,6 @@ def _side_condition(
     end: int,
     last: int,
     ps: tuple[int, int],
-    t0: float,
     stats: dict[str, Any],
 ) -> MethodResult | None:
     """A theorem's side condition: None when it holds (or there is none), else the answer."""
@@ -146,12 +146,11 @@ def _side_condition(
             if int(table[n + p]) != int(table[n]) + s:
                 got, want = int(table[n + p]), int(table[n]) + s
                 text = f"g({n + p}) = {got} but g({n}) + {s} = {want}"
-                return _refute(ctx, n, p, s, table, ref, "period", t0, text)
+                return _refute(ctx, n, p, s, table, ref, "period", text)
         return MethodResult(
             NAME,
             "unknown",
             detail=f"{theorem}: the side condition fails ({side}); no counterexample up to {last}",
-            seconds=time.monotonic() - t0,
             stats=stats,
         )
     return None
@@ -189,7 +188,6 @@ def _not_least(
     n1: int,
     rechecked: bool,
     stats: dict[str, Any],
-    t0: float,
 ) -> MethodResult:
     """A ``least = true`` claim whose period or preperiod is valid but not the least."""
     s = ctx.claim.saltus
@@ -217,9 +215,7 @@ def _not_least(
         rechecked,
         "reference table" if rechecked else "",
     )
-    return MethodResult(
-        NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx, stats=stats
-    )
+    return MethodResult(NAME, "refuted", detail=text, counterexample=cx, stats=stats)
 
 
 def theorem_window(
@@ -262,7 +258,6 @@ def _refute(
     table: np.ndarray,
     ref: list[int],
     cond: str,
-    t0: float,
     text: str,
 ) -> MethodResult:
     rechecked = n + p < len(ref)
@@ -276,6 +271,4 @@ def _refute(
         rechecked,
         "reference table" if rechecked else "",
     )
-    return MethodResult(
-        NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
-    )
+    return MethodResult(NAME, "refuted", detail=text, counterexample=cx)

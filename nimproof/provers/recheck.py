@@ -13,6 +13,8 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+import numpy as np
+
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
@@ -42,6 +44,12 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
     if extra:
         env.update(extra)
     return evaluate(ctx.formula, env)
+
+
+def table_mismatch(table: Sequence[int] | np.ndarray, ref: Sequence[int]) -> int | None:
+    """The first heap where ``table`` (an engine's, or claimed values) differs from the reference
+    table ``ref``, compared over ``ref``'s length; None where they agree there."""
+    return next((n for n, v in enumerate(ref) if n >= len(table) or int(table[n]) != v), None)
 
 
 def heap_cost(game: HeapGame, n: int) -> float:
@@ -120,6 +128,22 @@ def value_mismatch(
         if move is not None:
             text += f" {move}"
     return Counterexample(position, "value", text, claimed, actual, move, True, how)
+
+
+def identity_fails_at(ctx: ClaimContext, point: dict[str, int]) -> Counterexample | None:
+    """The counterexample an identity has at ``point`` by exact evaluation: false there, or
+    undefined there; None when it holds at ``point`` (whatever made a solver or a vectorised
+    evaluation say otherwise was not the identity)."""
+    try:
+        holds = bool(formula_at(ctx, point))
+    except EvalError as exc:
+        return undefined_at(ctx, point, exc)
+    if holds:
+        return None
+    text = f"The identity is false at {describe_position(ctx, point)}."
+    return Counterexample(
+        point, "identity", text, True, False, None, True, "exact integer evaluation"
+    )
 
 
 def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Counterexample:

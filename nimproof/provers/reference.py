@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any, TypedDict
 
 from nimproof.engines import reference
@@ -23,6 +24,7 @@ from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import fixed_moves
+from nimproof.provers.recheck import table_mismatch
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "reference"
@@ -138,19 +140,27 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check every listed value (and winning move), or the listed sequence."""
     t0 = time.monotonic()
     if ctx.kind == "sequence":
-        return _sequence(ctx, t0)
-    if ctx.kind != "value":
-        return MethodResult(NAME, "unknown", detail=f"does not apply to {ctx.kind} claims")
-    game = ctx.game
-    assert game is not None
-    oracle = _Oracle(game, ctx.deadline)
-    try:
-        return _values(ctx, oracle, t0)
-    except TooLarge as exc:
-        return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
+        result = _sequence(ctx)
+    elif ctx.kind != "value":
+        return _unknown(f"does not apply to {ctx.kind} claims")
+    else:
+        assert ctx.game is not None
+        try:
+            result = _values(ctx, _Oracle(ctx.game, ctx.deadline))
+        except TooLarge as exc:
+            result = _unknown(str(exc))
+    return replace(result, seconds=time.monotonic() - t0)
 
 
-def _values(ctx: ClaimContext, oracle: _Oracle, t0: float) -> MethodResult:
+def _unknown(detail: str) -> MethodResult:
+    return MethodResult(NAME, "unknown", detail=detail)
+
+
+def _refuted(cx: Counterexample, detail: str) -> MethodResult:
+    return MethodResult(NAME, "refuted", detail=detail, counterexample=cx)
+
+
+def _values(ctx: ClaimContext, oracle: _Oracle) -> MethodResult:
     game = oracle.game
     for i, (pos, expected) in enumerate(zip(ctx.claim.positions, ctx.claim.values, strict=True)):
         actual = oracle.value(pos)
@@ -159,17 +169,10 @@ def _values(ctx: ClaimContext, oracle: _Oracle, t0: float) -> MethodResult:
             cx = Counterexample(
                 pos, "value", text, expected, actual, None, True, "reference implementation"
             )
-            return MethodResult(
-                NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
-            )
+            return _refuted(cx, text)
         engine_value = _engine_value(game, pos)
         if engine_value is not None and engine_value != actual:
-            return MethodResult(
-                NAME,
-                "unknown",
-                detail=f"engine and reference disagree at {pos}",
-                seconds=time.monotonic() - t0,
-            )
+            return _unknown(f"engine and reference disagree at {pos}")
         if ctx.claim.winning_moves:
             listed = {oracle.normal(m) for m in ctx.claim.winning_moves[i]}
             true = {oracle.normal(q) for q in oracle.moves(pos) if oracle.value(q) == 0}
@@ -190,9 +193,7 @@ def _values(ctx: ClaimContext, oracle: _Oracle, t0: float) -> MethodResult:
                     True,
                     "reference implementation",
                 )
-                return MethodResult(
-                    NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
-                )
+                return _refuted(cx, text)
     n = len(ctx.claim.positions)
     how = " and ".join(sorted(oracle.methods)) or "direct mex"
     return MethodResult(
@@ -200,7 +201,6 @@ def _values(ctx: ClaimContext, oracle: _Oracle, t0: float) -> MethodResult:
         "proved",
         Scope("all", measure="listed"),
         f"{n} position(s) computed by {how}",
-        time.monotonic() - t0,
         stats={"positions": n},
     )
 
@@ -216,7 +216,7 @@ def _engine_value(game: Game, pos: Any) -> int | None:
         return None
 
 
-def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
+def _sequence(ctx: ClaimContext) -> MethodResult:
     from nimproof.engines import grundy_table
 
     game = ctx.game
@@ -236,30 +236,22 @@ def _sequence(ctx: ClaimContext, t0: float) -> MethodResult:
             ref = reference.heap_table(game, last)
         else:
             ref = [reference.value(game, n) for n in range(last + 1)]
-        if table != ref:
-            k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
-            return MethodResult(
-                NAME,
-                "unknown",
-                detail=f"engine and reference disagree at n = {k}",
-                seconds=time.monotonic() - t0,
-            )
+        k = table_mismatch(table, ref)
+        if k is not None:
+            return _unknown(f"engine and reference disagree at n = {k}")
         how = "engine and reference agree"
     else:
-        return MethodResult(NAME, "unknown", detail="sequence claims need a heap game or a plugin")
+        return _unknown("sequence claims need a heap game or a plugin")
     for i, v in enumerate(claimed):
         n = ctx.claim.offset + i
         if ref[n] != v:
             text = f"At {n} (term {i + 1} of the listed sequence) the value is {ref[n]}, not {v}."
             cx = Counterexample(n, "value", text, v, ref[n], None, True, "reference implementation")
-            return MethodResult(
-                NAME, "refuted", detail=text, seconds=time.monotonic() - t0, counterexample=cx
-            )
+            return _refuted(cx, text)
     return MethodResult(
         NAME,
         "proved",
         Scope("all", measure="listed"),
         f"{len(claimed)} values from {ctx.claim.offset}, {how}",
-        time.monotonic() - t0,
         stats={"values": len(claimed)},
     )

@@ -97,22 +97,10 @@ def _identity(ctx: ClaimContext, solver: Solver) -> Counterexample | None:
     model = solver.check(*query, total == size)
     assert model is not None
     point = {name: value_of(model, x) for name, x in xs.items()}
-    try:
-        holds = bool(recheck.formula_at(ctx, point))
-    except EvalError as exc:
-        return recheck.undefined_at(ctx, point, exc)
-    if holds:
+    cx = recheck.identity_fails_at(ctx, point)
+    if cx is None:
         raise Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
-    return Counterexample(
-        point,
-        "identity",
-        f"The identity is false at {recheck.describe_position(ctx, point)}.",
-        True,
-        False,
-        None,
-        True,
-        "exact integer evaluation",
-    )
+    return cx
 
 
 class _OneHeap:

@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.errors import EvalError
-from nimproof.expr import evaluate, evaluate_array
+from nimproof.expr import evaluate_array
 from nimproof.provers import deadline, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive.common import (
@@ -70,17 +69,10 @@ def _assignments(
 
 def _false_at(ctx: ClaimContext, point: dict[str, int]) -> MethodResult:
     """The verdict where vectorised evaluation finds the identity false, after exact evaluation."""
-    assert ctx.formula is not None
-    try:
-        value = evaluate(ctx.formula, {**point, **ctx.params})
-    except EvalError as exc:
-        return refuted(recheck.undefined_at(ctx, point, exc))
-    if value:
+    cx = recheck.identity_fails_at(ctx, point)
+    if cx is None:
         return unknown(f"vectorised and exact evaluation disagree at {point}")
-    text = f"The identity is false at {recheck.describe_position(ctx, point)}."
-    return refuted(
-        Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation")
-    )
+    return refuted(cx)
 
 
 def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -93,9 +85,8 @@ def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResul
     comps = ctx.components
     tables = [grundy_table(c, limit) for c in comps]
     for comp, table in zip(comps, tables, strict=True):
-        ref = reference.heap_table(comp, limit)
-        if [int(x) for x in table] != ref:
-            k = next(i for i, (a, b) in enumerate(zip(table, ref, strict=True)) if a != b)
+        k = recheck.table_mismatch(table, reference.heap_table(comp, limit))
+        if k is not None:
             return unknown(
                 f"the engine table of {comp.spec} disagrees with the reference at n = {k}: an engine bug, "
                 "reported instead of a verdict"

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import z3
 
-from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import compile_bv
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import SHRINK_ROUNDS, Found
-from nimproof.verdict import Counterexample
 
 
 def prove_identity(ctx: ClaimContext, w: int, solver: Solver) -> Found | None:
@@ -36,15 +34,9 @@ def prove_identity(ctx: ClaimContext, w: int, solver: Solver) -> Found | None:
             break
         model = smaller
     point = {name: value_of(model, x) for name, x in xs.items()}
-    try:
-        holds = bool(recheck.formula_at(ctx, point))
-    except EvalError as exc:
-        return Found(recheck.undefined_at(ctx, point, exc))
-    if holds:
+    cx = recheck.identity_fails_at(ctx, point)
+    if cx is None:
         raise Undecided(
             f"the formula leaves the {width}-bit range at {point}; cannot decide at this width"
         )
-    text = f"The identity is false at {recheck.describe_position(ctx, point)}."
-    return Found(
-        Counterexample(point, "identity", text, True, False, None, True, "exact integer evaluation")
-    )
+    return Found(cx)
