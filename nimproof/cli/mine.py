@@ -130,7 +130,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--report",
         default="reports/mined.md",
-        help="where --defaults --write writes the mining report (default reports/mined.md)",
+        help="where --defaults --write writes the mining report (default reports/mined.md; "
+        "the HTML page goes beside it, reports/mined.html)",
     )
     p.set_defaults(func=run)
 
@@ -198,10 +199,12 @@ def _command_line(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``nimproof mine``; 0 on success, 2 for bad input."""
     from nimproof.miner.run import run
-    from nimproof.output import output_dir
+    from nimproof.output import output_dir, output_file
 
     requests = requests_from(args)
     write_dir = output_dir(args.write, "--write folder") if args.write else None
+    if args.defaults and write_dir is not None:
+        output_file(args.report, "--report file")  # a path that cannot be written fails now
     with progress(enabled=not args.json and err_console.is_terminal) as prog:
         task = prog.add_task("mining", total=len(requests))
 
@@ -218,18 +221,28 @@ def run(args: argparse.Namespace) -> int:
         )
         prog.update(task, completed=len(requests))
     if args.defaults and write_dir is not None:
-        from pathlib import Path
-
-        from nimproof.miner.report import mined_markdown
-
-        out = Path(args.report)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(mined_markdown(result), encoding="utf-8")
+        _write_reports(args.report, result)
     if args.json:
         print_json(result.to_json())
     else:
         show(result)
     return 0
+
+
+def _write_reports(report: str, result: RunResult) -> None:
+    """The mining report as Markdown at ``report`` and as HTML beside it (``.html``)."""
+    from pathlib import Path
+
+    from nimproof.miner.report import mined_markdown
+    from nimproof.miner.report_html import mined_html
+    from nimproof.output import write_text
+
+    out = Path(report)
+    if report != "-":
+        out.parent.mkdir(parents=True, exist_ok=True)
+    write_text(report, mined_markdown(result), "--report file")
+    if report != "-" and out.suffix == ".md":
+        write_text(str(out.with_suffix(".html")), mined_html(result), "--report file")
 
 
 def show(result: RunResult) -> None:
@@ -268,9 +281,28 @@ def show(result: RunResult) -> None:
         console.print(f.summary, markup=False)
         for note in f.notes:
             console.print(f"  note: {note}", markup=False)
+        for reason in f.reasons if not f.guesses else ():
+            console.print(f"  why: {reason}", markup=False)
+    _show_residue_tables(result)
     files = sorted({c.file for c in result.conjectures if c.file})
     if files:
         console.print("written: " + ", ".join(files), markup=False)
+
+
+def _show_residue_tables(result: RunResult) -> None:
+    """Each conjectured one-heap rule that depends on ``n mod a``, as a residue table."""
+    from nimproof.miner.readable import residue_table
+
+    for c in result.conjectures:
+        if c.role != "conjecture" or c.guess.kind != "grundy" or not c.guess.formula:
+            continue
+        table = residue_table(c.guess.formula)
+        if table is not None:
+            console.print(
+                f"{c.guess.game or c.family} ({c.guess.guesser}), by residue:", markup=False
+            )
+            for line in table.text().splitlines():
+                console.print(f"  {line}", markup=False)
 
 
 def _axis_words(values: tuple[int, ...]) -> str:

@@ -183,4 +183,7 @@ class _Sympy(Walker[sympy.Basic]):
             stop = self.convert(d.stop, bound)
             return sympy.Sum(body, (var, start, stop - 1))
         func = _bool_function(node.func) if node.type == "bool" else sympy.Function(node.func)
+        # sympy turns Lambda(x, x) into IdentityFunction, which has no arguments and
+        # breaks sympy's own evaluation of assumptions (an IndexError): keep the body as is.
+        body = sympy.UnevaluatedExpr(body) if body == var else body
         return func(sympy.Lambda(var, body), self.domain(d, bound))

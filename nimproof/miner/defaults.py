@@ -23,7 +23,10 @@ DEFAULT_REQUESTS: tuple[Request, ...] = (
     Request("subtraction:all-but:2,5"),
     Request("take-fraction:1/3"),
     Request("take-fraction:2/3"),
+    Request("take-fraction:2/5"),
     Request(TAKE_ONE_OR_HALF),
+    # No rule is known: the report then says how far each guesser got.
+    Request("grundys-game"),
     Request("nim", heaps=(2, 3, 4)),
     Request("moore:2", heaps=(3, 4)),
     Request("moore:3", heaps=(3, 4)),

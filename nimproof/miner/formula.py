@@ -18,7 +18,7 @@ import io
 import math
 import re
 import tokenize
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import sympy
@@ -80,25 +80,29 @@ def template(text: str) -> tuple[str, tuple[int, ...]]:
     ``"n % (3 + 1)"`` gives ``("n % ({0} + {1})", (3, 1))``. Braces do not
     occur in formulas, so :meth:`str.format` fills a template back in.
     """
-    out: list[str] = []
     constants: list[int] = []
-    prev_end = (1, 0)
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER, tokenize.NL):
-            continue
-        if tok.start > prev_end:
-            out.append(" " * (tok.start[1] - prev_end[1]) if tok.start[0] == prev_end[0] else " ")
+
+    def literal(tok: tokenize.TokenInfo) -> str:
         if tok.type == tokenize.NUMBER and _INT.match(tok.string):
-            out.append("{" + str(len(constants)) + "}")
             constants.append(int(tok.string))
-        else:
-            out.append(tok.string)
-        prev_end = tok.end
-    return "".join(out), tuple(constants)
+            return "{" + str(len(constants) - 1) + "}"
+        return tok.string
+
+    return _map_tokens(text, literal), tuple(constants)
 
 
 def substitute_name(text: str, name: str, replacement: str) -> str:
     """Replace every occurrence of the variable ``name`` by ``(replacement)``."""
+    return _map_tokens(
+        text,
+        lambda tok: (
+            f"({replacement})" if tok.type == tokenize.NAME and tok.string == name else tok.string
+        ),
+    )
+
+
+def _map_tokens(text: str, rewrite: Callable[[tokenize.TokenInfo], str]) -> str:
+    """``text`` with each Python token replaced by ``rewrite(token)``, spacing kept (on one line)."""
     out: list[str] = []
     prev_end = (1, 0)
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
@@ -106,9 +110,7 @@ def substitute_name(text: str, name: str, replacement: str) -> str:
             continue
         if tok.start > prev_end:
             out.append(" " * (tok.start[1] - prev_end[1]) if tok.start[0] == prev_end[0] else " ")
-        out.append(
-            f"({replacement})" if tok.type == tokenize.NAME and tok.string == name else tok.string
-        )
+        out.append(rewrite(tok))
         prev_end = tok.end
     return "".join(out)
 

@@ -26,45 +26,54 @@ from nimproof.games.base import Game
 PointKey = tuple[tuple[tuple[str, int], ...], int | None]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class HeapTable:
-    """Values of single heaps ``0..len(values)-1`` of the game ``spec`` at one grid point."""
+def point_key(params: dict[str, int], heaps: int | None) -> PointKey:
+    """The grid point of a table: its parameters (sorted by name) and heap count."""
+    return (tuple(sorted(params.items())), heaps)
+
+
+@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
+class _GridTable:
+    """What every table has: the game (spec and object) and its grid point's parameters."""
 
     spec: str
     game: Game
-    values: np.ndarray
     params: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def key(self) -> PointKey:
+        """The grid point this table belongs to."""
+        return point_key(self.params, self._heap_count())
+
+    def _heap_count(self) -> int | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
+class HeapTable(_GridTable):
+    """Values of single heaps ``0..len(values)-1`` of the game ``spec`` at one grid point."""
+
+    values: np.ndarray
 
     @property
     def n_max(self) -> int:
         """The largest heap in the table."""
         return len(self.values) - 1
 
-    @property
-    def key(self) -> PointKey:
-        """The grid point this table belongs to."""
-        return (tuple(sorted(self.params.items())), None)
 
-
-@dataclass(frozen=True, slots=True, eq=False)
-class PTable:
+@dataclass(frozen=True, slots=True, eq=False, kw_only=True)
+class PTable(_GridTable):
     """P-positions of the box ``[0, max_heap]^heaps`` of the game ``spec`` at one grid point.
 
     ``p[i0, i1, ...]`` is True when the position with heaps ``(i0, i1, ...)``
     is a P-position (value 0).
     """
 
-    spec: str
-    game: Game
     heaps: int
     max_heap: int
     p: np.ndarray
-    params: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def key(self) -> PointKey:
-        """The grid point this table belongs to."""
-        return (tuple(sorted(self.params.items())), self.heaps)
+    def _heap_count(self) -> int | None:
+        return self.heaps
 
 
 Table = HeapTable | PTable

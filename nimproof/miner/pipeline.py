@@ -73,6 +73,8 @@ class FamilyResult:
     guesses: tuple[Guess, ...]
     notes: tuple[str, ...]
     points: int
+    #: For each table no guess explains: each guesser's reason (``periodic: no period ...``).
+    reasons: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -333,15 +335,18 @@ def mine(request: Request, guessers: Sequence[Guesser] = GUESSERS) -> FamilyResu
     grid = build_grid(request)
     found: dict[PointKey, list[Guess]] = {}
     raw: list[Guess] = []
+    reasons: list[str] = []
     for table in grid.tables:
         point: list[Guess] = []
         for g in guessers:
             if not g.fallback:
                 point.extend(g.guess_point(table))
-        if not any(_holds(g, grid) for g in point if g.kind in ("grundy", "p_positions")):
+        if not _explained(point, grid):
             for g in guessers:
                 if g.fallback:
                     point.extend(g.guess_point(table))
+        if not _explained(point, grid, periodic=True):
+            reasons.extend(_reasons(table, guessers, grid))
         found[table.key] = point
         raw.extend(point)
     for g in guessers:
@@ -352,7 +357,25 @@ def mine(request: Request, guessers: Sequence[Guesser] = GUESSERS) -> FamilyResu
         guesses=tuple(ranked),
         notes=tuple(dict.fromkeys(notes)),
         points=len(grid.tables),
+        reasons=tuple(reasons),
     )
+
+
+def _explained(point: Sequence[Guess], grid: Grid, *, periodic: bool = False) -> bool:
+    """True when a formula (or, with ``periodic``, a period) among ``point`` reproduces its table."""
+    kinds = ("grundy", "p_positions", "periodic") if periodic else ("grundy", "p_positions")
+    return any(_holds(g, grid) for g in point if g.kind in kinds)
+
+
+def _reasons(table: Table, guessers: Sequence[Guesser], grid: Grid) -> list[str]:
+    """Each guesser's account of why it explained nothing at ``table`` (those that looked)."""
+    label = f"{_point_label(table.key)}: " if grid.is_grid else ""
+    out = []
+    for g in guessers:
+        why = g.why_not(table)
+        if why is not None:
+            out.append(f"{label}{g.name}: {why}")
+    return out
 
 
 __all__ = [

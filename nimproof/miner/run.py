@@ -115,6 +115,7 @@ class RunResult:
                     "found": len(f.guesses),
                     "summary": f.summary,
                     "notes": list(f.notes),
+                    "reasons": list(f.reasons),
                 }
                 for f in self.families
             ],

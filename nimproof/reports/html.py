@@ -133,6 +133,10 @@ def _page(title: str, body: str, *, scripts: str = "") -> str:
     )
 
 
+#: The page frame (head and styles) for pages written elsewhere (the miner's ``mined.html``).
+page = _page
+
+
 def _meta_line(meta: dict[str, str]) -> str:
     parts = []
     if meta.get("command"):

@@ -8,8 +8,9 @@ from miner_known import known_sequence, scalar_values
 from nimproof.engines import reference
 from nimproof.games import parse_spec
 from nimproof.games.base import HeapGame
-from nimproof.miner.guessers.regular import Regular, Relation, find_relation
+from nimproof.miner.guessers.regular import Regular, find_relation
 from nimproof.miner.model import HeapTable
+from nimproof.miner.relations import IndexRelation
 
 
 def _table(spec: str, values: list[int]) -> HeapTable:
@@ -19,16 +20,15 @@ def _table(spec: str, values: list[int]) -> HeapTable:
 def _half_heap(n_max: int) -> HeapTable:
     game = parse_spec("half-heap")
     assert isinstance(game, HeapGame)
-    return HeapTable(
-        "half-heap", game, np.asarray(reference.heap_table(game, n_max), dtype=np.int64)
-    )
+    values = np.asarray(reference.heap_table(game, n_max), dtype=np.int64)
+    return HeapTable(spec="half-heap", game=game, values=values)
 
 
 def test_half_heap_relations_are_those_of_seed_000():
     # Seed 000 / OEIS A025480: g(2n) = n, g(2n+1) = g(n).
     values = _half_heap(300).values
-    assert find_relation(values, 2, 0, 220) == Relation(2, 0, alpha=0, beta=1, gamma=0)
-    assert find_relation(values, 2, 1, 220) == Relation(2, 1, alpha=1, beta=0, gamma=0)
+    assert find_relation(values, 2, 0, 220) == IndexRelation(2, 0, alpha=0, c=1, d=0, beta=1, e=0)
+    assert find_relation(values, 2, 1, 220) == IndexRelation(2, 1, alpha=1, c=1, d=0, beta=0, e=0)
 
 
 def test_half_heap_closed_form_is_derived_from_the_relations_and_matches_oeis_a025480():

@@ -12,11 +12,13 @@ from nimproof.miner.guessers.param_fit import ParamFit
 from nimproof.miner.guessers.periodic import Periodic
 from nimproof.miner.guessers.recurrence import Recurrence
 from nimproof.miner.guessers.regular import Regular
+from nimproof.miner.guessers.shift import Shift
 
 GUESSERS: tuple[Guesser, ...] = (
     Periodic(),
     Regular(),
     Recurrence(),
+    Shift(),
     MultiHeap(),
     Fallback(),
     ParamFit(),

@@ -14,7 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimproof.miner.formula import formula_cost, template
-from nimproof.miner.model import Evidence, Guess, PointKey, Table
+from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, Table
+
+#: The share of a one-heap table held out: guesses are found on the rest and must predict it.
+HOLD_OUT = 0.25
+#: Bases ``a`` of the index relations ``g(a n + r) = ...`` (regular and recurrence guessers).
+BASES = (2, 3, 4)
+#: Fewest instances of a relation seen on the fitted part before it is believed.
+MIN_INSTANCES = 12
+
+
+def fit_cut(size: int) -> int:
+    """The first held-out heap of a table of ``size`` values: fit on ``[0, cut)``, predict the rest."""
+    return size - max(1, int(size * HOLD_OUT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +64,43 @@ class Guesser:
         """Guesses about the whole grid, given every point guess. The default proposes nothing."""
         return []
 
+    def why_not(self, table: Table) -> str | None:
+        """Why this guesser explained nothing at ``table``: how far it got, in a few words.
+
+        Called only for a table no guess explains; None when the guesser does not
+        look at tables of this kind (it is then not listed).
+        """
+        return "found nothing"
+
+
+class HeapGuesser(Guesser):
+    """A guesser of one-heap tables: it looks at heaps below :func:`fit_cut` and predicts the rest.
+
+    Subclasses implement :meth:`guess_heap`; ``normal_play_only`` skips misère tables.
+    """
+
+    normal_play_only: bool = False
+
+    def guess_point(self, table: Table) -> list[Guess]:
+        if not isinstance(table, HeapTable) or (self.normal_play_only and table.game.misere):
+            return []
+        return self.guess_heap(table, fit_cut(len(table.values)))
+
+    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+        """Guesses about ``table`` found on heaps ``0..cut - 1``. The default proposes nothing."""
+        return []
+
+    def why_not(self, table: Table) -> str | None:
+        if not isinstance(table, HeapTable):
+            return None
+        if self.normal_play_only and table.game.misere:
+            return "not run: its rules are about normal play"
+        return self.why_not_heap(table, fit_cut(len(table.values)))
+
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        """:meth:`why_not` for a one-heap table whose heaps below ``cut`` were fitted."""
+        return "found nothing"
+
 
 def formula_guess(
     guesser: str,
@@ -87,6 +136,32 @@ def formula_guess(
         point=table.key,
         **fields,
     )
+
+
+def predicted_guess(
+    guesser: str,
+    table: HeapTable,
+    formula: str,
+    fitted: int,
+    details: tuple[str, ...],
+    *,
+    repetitions: float | None = None,
+    **fields: Any,
+) -> Guess:
+    """:func:`formula_guess` for a one-heap formula found on heaps ``0..fitted - 1``.
+
+    The evidence says it predicted the rest of the table (``held_out``) and
+    that every value was compared (``checked``); the caller has checked that.
+    """
+    size = len(table.values)
+    evidence = Evidence(
+        fitted=fitted,
+        held_out=size - fitted,
+        checked=size,
+        repetitions=repetitions,
+        details=details,
+    )
+    return formula_guess(guesser, table, formula, evidence, **fields)
 
 
 def note(guesser: str, table: Table, text: str) -> Guess:

@@ -23,8 +23,8 @@ import sympy
 from sympy.concrete.guess import guess, guess_generating_function_rational
 
 from nimproof.miner.formula import polynomial_text, reproduces_heap_table
-from nimproof.miner.guessers.base import Guesser, formula_guess
-from nimproof.miner.model import Evidence, Guess, HeapTable, Table
+from nimproof.miner.guessers.base import Guesser, predicted_guess
+from nimproof.miner.model import Guess, HeapTable, Table
 
 TERMS = 20
 TIME_LIMIT = 2.0
@@ -165,6 +165,14 @@ class Fallback(Guesser):
     name = "fallback"
     fallback = True
 
+    def why_not(self, table: Table) -> str | None:
+        if not isinstance(table, HeapTable):
+            return None
+        return (
+            f"sympy's guess on the first {TERMS} values gave no polynomial in n that predicts "
+            "the rest (or ran out of its time)"
+        )
+
     def guess_point(self, table: Table) -> list[Guess]:
         if not isinstance(table, HeapTable):
             return []
@@ -177,19 +185,6 @@ class Fallback(Guesser):
         for formula, method in sympy_guesses(prefix):
             if not reproduces_heap_table(formula, table):
                 continue
-            out.append(
-                formula_guess(
-                    self.name,
-                    table,
-                    formula,
-                    Evidence(
-                        fitted=terms,
-                        held_out=size - terms,
-                        checked=size,
-                        details=(
-                            f"{method} on heaps 0..{terms - 1}; it predicted heaps {terms}..{size - 1}",
-                        ),
-                    ),
-                )
-            )
+            found = f"{method} on heaps 0..{terms - 1}; it predicted heaps {terms}..{size - 1}"
+            out.append(predicted_guess(self.name, table, formula, terms, (found,)))
         return out

@@ -76,6 +76,11 @@ class MultiHeap(Guesser):
 
     name = "multiheap"
 
+    def why_not(self, table: Table) -> str | None:
+        if not isinstance(table, PTable):
+            return None
+        return f"none of the {len(library(table.heaps))} library rules for {table.heaps} heaps fits"
+
     def guess_point(self, table: Table) -> list[Guess]:
         if not isinstance(table, PTable):
             return []

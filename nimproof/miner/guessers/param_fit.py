@@ -104,6 +104,9 @@ class ParamFit(Guesser):
 
     name = "param_fit"
 
+    def why_not(self, table: Table) -> str | None:
+        return None  # it works on the whole grid, with what the point guessers found
+
     def guess_grid(self, grid: Grid, found: Mapping[PointKey, Sequence[Guess]]) -> list[Guess]:
         if not grid.is_grid:
             return []

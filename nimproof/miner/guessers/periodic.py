@@ -28,13 +28,13 @@ from nimproof.miner.formula import (
     reproduces_heap_table,
     substitute_name,
 )
-from nimproof.miner.guessers.base import Guesser, formula_guess, note
-from nimproof.miner.model import Evidence, Guess, HeapTable, Table
+from nimproof.miner.guessers.base import HeapGuesser, note, predicted_guess
+from nimproof.miner.model import Evidence, Guess, HeapTable
+from nimproof.miner.relations import linear_text
 from nimproof.miner.search import ARITH, BITWISE, find_formula
 
 MIN_REPETITIONS = 4.0
 MIN_RELATIONS = 16
-HOLD_OUT = 0.25
 MAX_PERIOD = 4096
 #: Largest preperiod whose values are written out as exceptions in a closed formula.
 MAX_EXCEPTIONS = 3
@@ -81,18 +81,6 @@ def smallest_periodicity(
     return best[1] if best else None
 
 
-def _linear(c: int, x: str, d: int) -> str:
-    """``c * x + d`` written simply (``x``, ``2 * x``, ``x + 1``, ``1 - x``, ``3``)."""
-    if c == 0:
-        return str(d)
-    if c == -1 and d > 0:
-        return f"{d} - {x}"
-    head = x if c == 1 else f"{c} * {x}"
-    if d == 0:
-        return head
-    return f"{head} + {d}" if d > 0 else f"{head} - {-d}"
-
-
 def residue_formula(residues: list[int], period: int) -> str | None:
     """A short formula in ``n`` for ``r -> residues[r]`` applied to ``r = n % period``."""
     v = residues
@@ -101,7 +89,7 @@ def residue_formula(residues: list[int], period: int) -> str | None:
         return str(v[0])
     c, d = v[1] - v[0], v[0]
     if all(v[i] == c * i + d for i in range(period)):
-        return _linear(c, f"({r})" if c not in (1, -1) else r, d)
+        return linear_text(c, r, d)
     found = find_formula(
         {"r": np.arange(period, dtype=np.int64)},
         np.asarray(v, dtype=np.int64),
@@ -128,7 +116,7 @@ def closed_form(values: np.ndarray, per: Periodicity) -> str | None:
         e[n % p] = int(values[n]) - s * (n // p)
     c = e[1] - e[0] if p > 1 else s
     if s != 0 and s == c * p and all(e[i] == c * i + e[0] for i in range(p)):
-        body = _linear(c, "n", e[0])
+        body = linear_text(c, "n", e[0])
     else:
         rest = residue_formula(e, p)
         if rest is None:
@@ -137,7 +125,7 @@ def closed_form(values: np.ndarray, per: Periodicity) -> str | None:
             body = rest
         else:
             steps = f"n // {p}" if p > 1 else "n"
-            head = _linear(s, f"({steps})" if s != 1 and p > 1 else steps, 0)
+            head = linear_text(s, steps)
             body = head if rest == "0" else f"{head} + {rest}"
     if pre:
         start = heap_formula_values(body, pre - 1, {})
@@ -176,19 +164,39 @@ def periodic_cost(values: np.ndarray, per: Periodicity) -> float:
     )
 
 
-class Periodic(Guesser):
+def predicted_periodicity(values: np.ndarray, cut: int) -> Periodicity | None:
+    """The periodicity found on ``values[:cut]`` when it also holds on the rest, else None."""
+    per = smallest_periodicity(values[:cut])
+    if per is None or not periodic_holds(values, per.period, per.preperiod, per.saltus):
+        return None
+    return per
+
+
+class Periodic(HeapGuesser):
     """Eventual (arithmetic) periodicity of single-heap tables."""
 
     name = "periodic"
 
-    def guess_point(self, table: Table) -> list[Guess]:
-        if not isinstance(table, HeapTable):
-            return []
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        values = table.values
+        per = smallest_periodicity(values[:cut])
+        longest = min(MAX_PERIOD, int(cut // MIN_REPETITIONS))
+        if per is None:
+            return (
+                f"no period up to {longest} repeats {MIN_REPETITIONS:g} times on heaps 0..{cut - 1}"
+            )
+        d = values[per.preperiod + per.period :] - values[per.preperiod : -per.period]
+        broken = per.preperiod + per.period + int(np.flatnonzero(d != per.saltus)[0])
+        return (
+            f"period {per.period} (preperiod {per.preperiod}) on heaps 0..{cut - 1}, "
+            f"broken at heap {broken}"
+        )
+
+    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
         size = len(values)
-        cut = size - max(1, int(size * HOLD_OUT))
-        per = smallest_periodicity(values[:cut])
-        if per is None or not periodic_holds(values, per.period, per.preperiod, per.saltus):
+        per = predicted_periodicity(values, cut)
+        if per is None:
             return []
         reps = (size - per.preperiod) / per.period
         found_on = f"found on heaps 0..{cut - 1}, then predicted heaps {cut}..{size - 1}"
@@ -240,22 +248,9 @@ class Periodic(Guesser):
             )
         formula = closed_form(values, per)
         if formula is not None and reproduces_heap_table(formula, table):
-            out.append(
-                formula_guess(
-                    self.name,
-                    table,
-                    formula,
-                    Evidence(
-                        fitted=cut,
-                        held_out=size - cut,
-                        checked=size,
-                        repetitions=reps,
-                        details=(
-                            *evidence.details,
-                            "closed form: one period written as a formula in n % "
-                            f"{per.period}" + (" plus the saltus" if per.saltus else ""),
-                        ),
-                    ),
-                )
+            closed = "closed form: one period written as a formula in n % " + (
+                f"{per.period} plus the saltus" if per.saltus else f"{per.period}"
             )
+            details = (*evidence.details, closed)
+            out.append(predicted_guess(self.name, table, formula, cut, details, repetitions=reps))
         return out

@@ -21,47 +21,24 @@ small exhaustive search over bitwise formulas in ``n`` (``popcount(n)``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from nimproof.errors import ExprError
 from nimproof.expr import parse
 from nimproof.miner.formula import reproduces_heap_table
-from nimproof.miner.guessers.base import Guesser, formula_guess, note
-from nimproof.miner.model import Evidence, Guess, HeapTable, Table
+from nimproof.miner.guessers.base import (
+    BASES,
+    MIN_INSTANCES,
+    HeapGuesser,
+    note,
+    predicted_guess,
+)
+from nimproof.miner.model import Guess, HeapTable
+from nimproof.miner.relations import IndexRelation, linear_text
 from nimproof.miner.search import BITWISE, UNARY_BITWISE, find_formula
 
-BASES = (2, 3, 4)
-MIN_INSTANCES = 12
-HOLD_OUT = 0.25
 SEARCH_POINTS = 64
 SEARCH_SIZE = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    """``g(base n + residue) = alpha g(n) + beta n + gamma`` for every ``n >= start``."""
-
-    base: int
-    residue: int
-    alpha: int
-    beta: int
-    gamma: int
-    start: int = 0
-
-    def describe(self) -> str:
-        """The relation in the usual notation, e.g. ``g(2n+1) = g(n)``."""
-        left = f"g({self.base}n{'+' + str(self.residue) if self.residue else ''})"
-        terms: list[str] = []
-        for coef, what in ((self.alpha, "g(n)"), (self.beta, "n")):
-            if coef:
-                terms.append(what if coef == 1 else f"{coef}{what}" if coef != -1 else f"-{what}")
-        if self.gamma or not terms:
-            terms.append(str(self.gamma))
-        right = " + ".join(terms).replace("+ -", "- ")
-        when = f" for n >= {self.start}" if self.start else ""
-        return f"{left} = {right}{when}"
 
 
 def _candidates(base: int) -> list[tuple[int, int]]:
@@ -69,7 +46,7 @@ def _candidates(base: int) -> list[tuple[int, int]]:
     return sorted(set(pairs), key=lambda ab: (abs(ab[0]) + abs(ab[1]), ab[0] < 0, ab[1] < 0, ab))
 
 
-def find_relation(values: np.ndarray, base: int, residue: int, cut: int) -> Relation | None:
+def find_relation(values: np.ndarray, base: int, residue: int, cut: int) -> IndexRelation | None:
     """The simplest relation for ``(base, residue)`` found on ``values[:cut]`` and true on all of it."""
     size = len(values)
     for start in (0, 1):
@@ -88,17 +65,8 @@ def find_relation(values: np.ndarray, base: int, residue: int, cut: int) -> Rela
                 continue
             gamma = int(rest[0])
             if np.array_equal(y, alpha * g + beta * ns + gamma):
-                return Relation(base, residue, alpha, beta, gamma, start)
+                return IndexRelation(base, residue, alpha, 1, 0, beta, gamma, start)
     return None
-
-
-def _affine(coef: int, x: str, const: int) -> str:
-    if coef == 0:
-        return str(const)
-    head = x if coef == 1 else f"{coef} * ({x})" if not x.isidentifier() else f"{coef} * {x}"
-    if const == 0:
-        return head
-    return f"{head} + {const}" if const > 0 else f"{head} - {-const}"
 
 
 def _preimage(beta: int, gamma: int) -> str:
@@ -111,7 +79,7 @@ def _paren(text: str) -> str:
     return text if text.isidentifier() else f"({text})"
 
 
-def closed_forms(relations: dict[int, Relation], g0: int) -> list[tuple[str, str, str | None]]:
+def closed_forms(relations: dict[int, IndexRelation], g0: int) -> list[tuple[str, str, str | None]]:
     """Closed formulas for a complete base-2 relation set: (formula, derivation, witness).
 
     The witness, when there is one, is a formula in ``v`` and ``j`` naming the
@@ -123,80 +91,70 @@ def closed_forms(relations: dict[int, Relation], g0: int) -> list[tuple[str, str
     if r0 is None or r1 is None:
         return []
     out: list[tuple[str, str, str | None]] = []
-    drop1 = (r1.alpha, r1.beta, r1.gamma) == (1, 0, 0)
-    drop0 = (r0.alpha, r0.beta, r0.gamma) == (1, 0, 0)
+    drop1 = (r1.alpha, r1.beta, r1.e) == (1, 0, 0)
+    drop0 = (r0.alpha, r0.beta, r0.e) == (1, 0, 0)
     if drop1 and r0.alpha == 0:
         out.append(
             (
-                _affine(r0.beta, "n >> (trailing_ones(n) + 1)", r0.gamma),
+                linear_text(r0.beta, "n >> (trailing_ones(n) + 1)", r0.e),
                 "g(2n+1) = g(n) drops the trailing ones of n; the even number 2m left gives "
-                f"{_affine(r0.beta, 'm', r0.gamma)}, with m = n >> (trailing_ones(n) + 1)",
+                f"{linear_text(r0.beta, 'm', r0.e)}, with m = n >> (trailing_ones(n) + 1)",
                 # The heaps of value v: 2m followed by j ones, with beta m + gamma = v.
-                f"({_paren(_preimage(r0.beta, r0.gamma))} << (j + 1)) + (1 << j) - 1"
+                f"({_paren(_preimage(r0.beta, r0.e))} << (j + 1)) + (1 << j) - 1"
                 if r0.beta
                 else None,
             )
         )
     if drop0 and r1.alpha == 0:
-        form = _affine(r1.beta, "n >> (trailing_zeros(n) + 1)", r1.gamma)
-        if g0 != r1.gamma:
+        form = linear_text(r1.beta, "n >> (trailing_zeros(n) + 1)", r1.e)
+        if g0 != r1.e:
             form = f"{g0} if n == 0 else {form}"
         out.append(
             (
                 form,
                 "g(2n) = g(n) drops the trailing zeros of n; the odd number 2m+1 left gives "
-                f"{_affine(r1.beta, 'm', r1.gamma)}, with m = n >> (trailing_zeros(n) + 1)",
+                f"{linear_text(r1.beta, 'm', r1.e)}, with m = n >> (trailing_zeros(n) + 1)",
                 # The heaps of value v: 2m + 1 followed by j zeros, with beta m + gamma = v.
-                f"(2 * {_paren(_preimage(r1.beta, r1.gamma))} + 1) << j" if r1.beta else None,
+                f"(2 * {_paren(_preimage(r1.beta, r1.e))} + 1) << j" if r1.beta else None,
             )
         )
-    if r0.alpha == r1.alpha == 1 and r0.beta == r1.beta == 0:
-        c0, c1 = r0.gamma, r1.gamma
-        parts = [str(g0)] if g0 else []
-        if c1:
-            parts.append("popcount(n)" if c1 == 1 else f"{c1} * popcount(n)")
-        if c0:
-            zeros = "(bit_length(n) - popcount(n))"
-            parts.append(zeros if c0 == 1 else f"{c0} * {zeros}")
-        out.append(
-            (
-                " + ".join(parts) or "0",
-                "g(2n+r) = g(n) + c_r adds c_r for every binary digit r of n",
-                None,
-            )
-        )
-    if r0.alpha == r1.alpha == 2 and r0.beta == r1.beta == 0:
-        c0, c1 = r0.gamma, r1.gamma
-        parts = [f"({g0} << bit_length(n))"] if g0 else []
-        if c1:
-            parts.append("n" if c1 == 1 else f"{c1} * n")
-        if c0:
-            comp = "((1 << bit_length(n)) - 1 - n)"
-            parts.append(comp if c0 == 1 else f"{c0} * {comp}")
-        out.append(
-            (
-                " + ".join(parts) or "0",
-                "g(2n+r) = 2 g(n) + c_r maps every binary digit r of n to c_r",
-                None,
-            )
-        )
+    if r0.alpha == r1.alpha and r0.alpha in _DIGIT_FORMS and r0.beta == r1.beta == 0:
+        start, ones, zeros, derivation = _DIGIT_FORMS[r0.alpha]
+        terms = [(g0, start.format(g0=g0)), (r1.e, ones), (r0.e, zeros)]
+        parts = [x if c == 1 or x == start.format(g0=g0) else f"{c} * {x}" for c, x in terms if c]
+        out.append((" + ".join(parts) or "0", derivation, None))
     return out
 
 
-class Regular(Guesser):
+#: Digit-by-digit unrollings of ``g(2n + r) = alpha g(n) + c_r`` by ``alpha``: the term
+#: for ``g(0)``, the terms counting the ones and the zeros of ``n``, and the derivation.
+_DIGIT_FORMS = {
+    1: (
+        "{g0}",
+        "popcount(n)",
+        "(bit_length(n) - popcount(n))",
+        "g(2n+r) = g(n) + c_r adds c_r for every binary digit r of n",
+    ),
+    2: (
+        "({g0} << bit_length(n))",
+        "n",
+        "((1 << bit_length(n)) - 1 - n)",
+        "g(2n+r) = 2 g(n) + c_r maps every binary digit r of n to c_r",
+    ),
+}
+
+
+class Regular(HeapGuesser):
     """k-regular relations, their closed forms, and small bit-level formulas."""
 
     name = "regular"
 
-    def guess_point(self, table: Table) -> list[Guess]:
-        if not isinstance(table, HeapTable):
-            return []
+    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
         size = len(values)
-        cut = size - max(1, int(size * HOLD_OUT))
         out: list[Guess] = []
         for base in BASES:
-            relations: dict[int, Relation] = {}
+            relations: dict[int, IndexRelation] = {}
             for r in range(base):
                 rel = find_relation(values, base, r, cut)
                 if rel is not None:
@@ -205,7 +163,7 @@ class Regular(Guesser):
                 # Incomplete sets say nothing about all n; sets without g(n) on the right
                 # are ordinary quasi-linear formulas (the periodic guesser finds those).
                 continue
-            described = "; ".join(rel.describe() for rel in relations.values())
+            described = "; ".join(rel.describe("n") for rel in relations.values())
             forms = closed_forms(relations, int(values[0])) if base == 2 else []
             fitted_any = False
             for formula, derivation, found_witness in forms:
@@ -215,23 +173,13 @@ class Regular(Guesser):
                     found_witness if found_witness is not None and _parses(found_witness) else None
                 )
                 fitted_any = True
+                details = (
+                    f"relations {described}: found on heaps 0..{cut - 1}, "
+                    f"true on heaps up to {size - 1}",
+                    f"closed form derived from the relations: {derivation}",
+                )
                 out.append(
-                    formula_guess(
-                        self.name,
-                        table,
-                        formula,
-                        Evidence(
-                            fitted=cut,
-                            held_out=size - cut,
-                            checked=size,
-                            details=(
-                                f"relations {described}: found on heaps 0..{cut - 1}, "
-                                f"true on heaps up to {size - 1}",
-                                f"closed form derived from the relations: {derivation}",
-                            ),
-                        ),
-                        witness=witness,
-                    )
+                    predicted_guess(self.name, table, formula, cut, details, witness=witness)
                 )
             if not fitted_any:
                 table_note = (
@@ -240,6 +188,16 @@ class Regular(Guesser):
                 out.append(note(self.name, table, table_note))
         out.extend(self._bitwise(table, cut))
         return out
+
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        counts = []
+        for base in BASES:
+            found = sum(find_relation(table.values, base, r, cut) is not None for r in range(base))
+            counts.append(f"{found} of {base} residues mod {base}")
+        return (
+            f"relations g(bn + r) = alpha g(n) + beta n + c for {', '.join(counts)}; "
+            f"no bit-level formula of up to {SEARCH_SIZE} nodes"
+        )
 
     def _bitwise(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
@@ -259,22 +217,11 @@ class Regular(Guesser):
         )
         if formula is None or not reproduces_heap_table(formula, table):
             return []
-        return [
-            formula_guess(
-                self.name,
-                table,
-                formula,
-                Evidence(
-                    fitted=sample,
-                    held_out=size - sample,
-                    checked=size,
-                    details=(
-                        f"smallest bit-level formula (up to {SEARCH_SIZE} nodes) matching heaps "
-                        f"0..{sample - 1}; it predicted heaps {sample}..{size - 1}",
-                    ),
-                ),
-            )
-        ]
+        found = (
+            f"smallest bit-level formula (up to {SEARCH_SIZE} nodes) matching heaps "
+            f"0..{sample - 1}; it predicted heaps {sample}..{size - 1}"
+        )
+        return [predicted_guess(self.name, table, formula, sample, (found,))]
 
 
 def _parses(witness: str) -> bool:
