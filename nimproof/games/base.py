@@ -45,6 +45,30 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node
 
+#: The model, as :mod:`nimproof.games` exports it.
+__all__ = [
+    "FamilyInfo",
+    "FiniteTakes",
+    "Game",
+    "HeapGame",
+    "Heaps",
+    "IntervalTakes",
+    "MoveSpec",
+    "MultiHeapGame",
+    "OneHeapOfEach",
+    "PluginGame",
+    "Position",
+    "PythonMoves",
+    "RelationMoves",
+    "SetTakes",
+    "SplitUnequal",
+    "StairToStair",
+    "TakeAndBreak",
+    "UpToKHeaps",
+    "canonical_heaps",
+    "mex",
+]
+
 Position = Hashable
 Heaps = tuple[int, ...]
 
