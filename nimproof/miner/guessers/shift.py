@@ -152,7 +152,7 @@ def find_shift(values: np.ndarray, a: int, r: int, offset: Offset, cut: int) -> 
             continue
         y = values[n]
         for gamma in (0, 1):
-            if gamma and f.max() >= n.min():
+            if gamma and np.any(f >= n):  # g(f(n)) must read a smaller heap
                 continue
             extra = values[f] if gamma else 0
             for alpha in (1, -1):
