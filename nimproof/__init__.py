@@ -26,8 +26,9 @@ and :mod:`nimproof.cli` (the command line).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nimproof._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -37,31 +38,14 @@ if TYPE_CHECKING:
     from nimproof.verdict import Counterexample, MethodResult, Scope, Verdict
 
 _WHERE = {
-    "table": "nimproof.api",
-    "value": "nimproof.api",
-    "check": "nimproof.api",
-    "period": "nimproof.api",
-    "mine": "nimproof.api",
-    "verify": "nimproof.api",
-    "Value": "nimproof.api",
-    "Period": "nimproof.api",
-    "Claim": "nimproof.claims",
-    "Verdict": "nimproof.verdict",
-    "Scope": "nimproof.verdict",
-    "Counterexample": "nimproof.verdict",
-    "MethodResult": "nimproof.verdict",
+    **dict.fromkeys(
+        ("table", "value", "check", "period", "mine", "verify", "Value", "Period"), ".api"
+    ),
+    "Claim": ".claims",
+    **dict.fromkeys(("Verdict", "Scope", "Counterexample", "MethodResult"), ".verdict"),
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'nimproof' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
-
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 __all__ = [
     "Claim",

@@ -18,7 +18,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from nimproof.cli.common import bounded_int, console, print_json
+from nimproof.cli.common import add_command, add_whole_number, console, print_json
 
 #: Default bound of an atlas.
 DEFAULT_MAX_N = 1 << 16
@@ -26,7 +26,7 @@ DEFAULT_MAX_N = 1 << 16
 
 def register(subparsers: Any) -> None:
     """Add the ``atlas`` command."""
-    p = subparsers.add_parser("atlas", help="sweep a family of games on Dask into an atlas")
+    p = add_command(subparsers, "atlas", run)
     p.add_argument(
         "--family",
         choices=("octal", "octal4", "subtraction"),
@@ -39,28 +39,33 @@ def register(subparsers: Any) -> None:
         help="games to sweep instead of a family: octal codes separated by commas "
         "(0.16,0.56) or specs separated by spaces",
     )
-    p.add_argument(
+    add_whole_number(
+        p,
         "--max-n",
-        type=bounded_int(16, 1 << 31, "--max-n"),
-        default=DEFAULT_MAX_N,
-        help=f"largest heap per game (default {DEFAULT_MAX_N:,})",
+        16,
+        1 << 31,
+        f"largest heap per game (default {DEFAULT_MAX_N:,})",
+        DEFAULT_MAX_N,
     )
     p.add_argument("--out", default="atlas", metavar="DIR", help="output folder (default atlas/)")
     p.add_argument(
         "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, tcp://HOST:PORT"
     )
-    p.add_argument(
+    add_whole_number(
+        p,
         "--workers",
-        type=bounded_int(0, 1024, "--workers"),
-        help="local worker processes (default: one per core; 0: no Dask, this process)",
+        0,
+        1024,
+        "local worker processes (default: one per core; 0: no Dask, this process)",
     )
-    p.add_argument(
+    add_whole_number(
+        p,
         "--timeout",
-        type=bounded_int(1, 10**7, "--timeout"),
-        help="seconds per game after which no longer table is started (default: none)",
+        1,
+        10**7,
+        "seconds per game after which no longer table is started (default: none)",
     )
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import MAX_N, bounded_int, console, print_json
+from nimproof.cli.common import MAX_N, add_command, add_whole_number, console, print_json
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
@@ -19,10 +19,11 @@ if TYPE_CHECKING:
 
 def register(sub: Any) -> None:
     """Add the ``check`` command."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "check",
-        help="check a game against a proposed formula",
-        description="Check a game family against a proposed Grundy formula or P-position rule.",
+        run,
+        "Check a game family against a proposed Grundy formula or P-position rule.",
     )
     p.add_argument("--game", required=True, metavar="SPEC", help="the game spec, e.g. knim:3")
     what = p.add_mutually_exclusive_group(required=True)
@@ -32,32 +33,22 @@ def register(sub: Any) -> None:
     what.add_argument(
         "--p-positions", metavar="EXPR", help="predicate true exactly on P-positions, in h"
     )
-    p.add_argument("--heaps", type=bounded_int(1, 64, "--heaps"), help="number of heaps")
-    p.add_argument(
-        "--max-n", type=bounded_int(0, MAX_N, "--max-n"), help="exhaustive bound for one heap"
-    )
-    p.add_argument(
-        "--max-heap", type=bounded_int(0, 4096, "--max-heap"), help="exhaustive bound per heap"
-    )
-    p.add_argument("--width", type=bounded_int(1, 512, "--width"), help="z3 bit-vector width")
+    add_whole_number(p, "--heaps", 1, 64, "number of heaps")
+    add_whole_number(p, "--max-n", 0, MAX_N, "exhaustive bound for one heap")
+    add_whole_number(p, "--max-heap", 0, 4096, "exhaustive bound per heap")
+    add_whole_number(p, "--width", 1, 512, "z3 bit-vector width")
     p.add_argument(
         "--witness",
         metavar="W",
         help="winning-move witness: nim, misere-nim, moore, staircase or a formula",
     )
-    p.add_argument(
-        "--timeout",
-        type=bounded_int(1, 86400, "--timeout"),
-        default=120,
-        help="seconds (default 120)",
-    )
+    add_whole_number(p, "--timeout", 1, 86400, "seconds (default 120)", 120)
     p.add_argument(
         "--require",
         metavar="SCOPE",
         help="scope a proof must reach: all, width=W or bound=B (exit 1 when narrower)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON verdict object")
-    p.set_defaults(func=run)
 
 
 def build_claim(args: argparse.Namespace) -> Claim:

@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -74,6 +74,27 @@ def bounded_int(low: int, high: int, what: str) -> Any:
         return v
 
     return convert
+
+
+def add_command(
+    subparsers: Any, name: str, run: Callable[[argparse.Namespace], int], description: str = ""
+) -> argparse.ArgumentParser:
+    """Add the sub-command ``name``, carried out by ``run``; its one-line help is the one
+    ``nimproof --help`` lists (:data:`nimproof.cli.main.COMMANDS`)."""
+    from nimproof.cli.main import COMMANDS
+
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=COMMANDS[name], description=description or None
+    )
+    p.set_defaults(func=run)
+    return p
+
+
+def add_whole_number(
+    parser: Any, flag: str, low: int, high: int, help: str, default: int | None = None
+) -> None:
+    """Add the option ``flag``: a whole number in ``[low, high]`` (see :func:`bounded_int`)."""
+    parser.add_argument(flag, type=bounded_int(low, high, flag), default=default, help=help)
 
 
 def print_json(obj: Any) -> None:

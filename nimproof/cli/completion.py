@@ -11,18 +11,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from nimproof.cli.common import add_command
+
 SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")
 
 
 def register(subparsers: Any) -> None:
     """Add the ``completion`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "completion",
-        help="print the shell code that completes nimproof's commands and options",
-        description='Print shell code for completion; e.g. eval "$(nimproof completion bash)".',
+        run,
+        'Print shell code for completion; e.g. eval "$(nimproof completion bash)".',
     )
     p.add_argument("shell", nargs="?", default="bash", choices=SHELLS, help="default: bash")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

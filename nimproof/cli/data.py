@@ -14,12 +14,12 @@ import argparse
 import time
 from typing import Any
 
-from nimproof.cli.common import console, err_console, print_json, progress
+from nimproof.cli.common import add_command, console, err_console, print_json, progress
 
 
 def register(subparsers: Any) -> None:
     """Add the ``data`` command and its sub-commands."""
-    p = subparsers.add_parser("data", help="list, verify or build the stored tables")
+    p = add_command(subparsers, "data", run)
     sub = p.add_subparsers(dest="data_command", metavar="ACTION", parser_class=type(p))
     for name, help_text in (
         ("list", "list the stored tables"),
@@ -41,7 +41,6 @@ def register(subparsers: Any) -> None:
                 help="also recompute about N values of each table with the reference",
             )
         q.set_defaults(func=run)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from nimproof.cli.common import console, print_json
+from nimproof.cli.common import add_command, console, print_json
 
 #: Positions used in the example commands of multi-heap families.
 _MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4"}
@@ -13,13 +13,13 @@ _MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4"}
 
 def register(subparsers: Any) -> None:
     """Add the ``games`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "games",
-        help="list the game families and plugins, each with an example",
-        description="List every game family and plugin, in plain words, with a command to try.",
+        run,
+        "List every game family and plugin, in plain words, with a command to try.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    p.set_defaults(func=run)
 
 
 def example_command(name: str, spec: str, multi_heap: bool) -> str:

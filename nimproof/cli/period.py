@@ -35,7 +35,7 @@ import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import bounded_int, console, print_json
+from nimproof.cli.common import add_command, add_whole_number, console, print_json
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
@@ -58,28 +58,27 @@ MIN_PERIODS = 3
 
 def register(subparsers: Any) -> None:
     """Add the ``period`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "period",
-        help="find the period of a one-heap game (preperiod, period, saltus, bound)",
-        description="Find g(n + p) = g(n) + s in the Grundy table of a one-heap game, say "
+        run,
+        "Find g(n + p) = g(n) + s in the Grundy table of a one-heap game, say "
         "whether a periodicity theorem proves it for every n, and show the values in rows of "
         "one period.",
     )
     p.add_argument("spec", help="a one-heap game spec, e.g. kayles, octal:0.137, knim:3")
-    p.add_argument(
+    add_whole_number(
+        p,
         "--max-n",
-        type=bounded_int(10, LONG_MAX_N, "--max-n"),
-        default=DEFAULT_MAX_N,
-        help=f"largest heap searched (default {DEFAULT_MAX_N})",
+        10,
+        LONG_MAX_N,
+        f"largest heap searched (default {DEFAULT_MAX_N})",
+        DEFAULT_MAX_N,
     )
-    p.add_argument(
-        "--rows",
-        type=bounded_int(1, 10**6, "--rows"),
-        default=8,
-        help="rows of the periodic display after the preperiod (default 8)",
+    add_whole_number(
+        p, "--rows", 1, 10**6, "rows of the periodic display after the preperiod (default 8)", 8
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=run)
 
 
 @dataclass(frozen=True, slots=True)

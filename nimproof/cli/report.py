@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from nimproof.cli.common import console
+from nimproof.cli.common import add_command, console
 
 
 def register(subparsers: Any) -> None:
     """Add the ``report`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "report",
-        help="write the Markdown and HTML reports from a results file",
-        description="Regenerate README.md, index.html, one page per claim (Markdown and HTML), "
+        run,
+        "Regenerate README.md, index.html, one page per claim (Markdown and HTML), "
         "timings.md and timings.js from the JSON that 'nimproof verify --json FILE' wrote.",
     )
     p.add_argument(
@@ -28,7 +29,6 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--no-timings", action="store_true", help="do not write timings.md")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

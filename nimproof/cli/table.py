@@ -38,7 +38,15 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
+from nimproof.cli.common import (
+    MAX_N,
+    add_command,
+    add_whole_number,
+    console,
+    err_console,
+    print_json,
+    progress,
+)
 from nimproof.errors import UsageError
 from nimproof.verdict import jsonable
 
@@ -61,36 +69,23 @@ STREAM_MAX_N = 10**10
 
 def register(subparsers: Any) -> None:
     """Add the ``table`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "table",
-        help="compute (or load) the Grundy table of a game",
-        description="Grundy values of heaps 0..N (one-heap games), of a box of several heaps, "
+        run,
+        "Grundy values of heaps 0..N (one-heap games), of a box of several heaps, "
         "or of a plugin game's positions up to a size.",
     )
     p.add_argument("spec", help="a game spec, e.g. kayles, subtraction:1,3,4, moore:2")
-    p.add_argument(
-        "--max-n",
-        type=bounded_int(0, STREAM_MAX_N, "--max-n"),
-        help="largest heap (one-heap tables)",
-    )
-    p.add_argument(
-        "--heaps", type=bounded_int(1, 12, "--heaps"), help="number of heaps (multi-heap tables)"
-    )
-    p.add_argument(
-        "--max-heap", type=bounded_int(0, 100_000, "--max-heap"), help="largest heap of a box"
-    )
-    p.add_argument(
-        "--max-size",
-        type=bounded_int(0, MAX_PLUGIN_SIZE, "--max-size"),
-        help="largest position size (plugin games)",
-    )
+    add_whole_number(p, "--max-n", 0, STREAM_MAX_N, "largest heap (one-heap tables)")
+    add_whole_number(p, "--heaps", 1, 12, "number of heaps (multi-heap tables)")
+    add_whole_number(p, "--max-heap", 0, 100_000, "largest heap of a box")
+    add_whole_number(p, "--max-size", 0, MAX_PLUGIN_SIZE, "largest position size (plugin games)")
     p.add_argument(
         "--method", choices=BOX_METHODS, default="auto", help="box method (default: auto)"
     )
-    p.add_argument(
-        "--columns",
-        type=bounded_int(1, 1000, "--columns"),
-        help="values per row (default: as many as fit the terminal)",
+    add_whole_number(
+        p, "--columns", 1, 1000, "values per row (default: as many as fit the terminal)"
     )
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
@@ -105,7 +100,6 @@ def register(subparsers: Any) -> None:
         help="stream a one-heap table to this parquet file in parts (long tables; resumable)",
     )
     p.add_argument("--resume", action="store_true", help="with --out: continue an interrupted run")
-    p.set_defaults(func=run)
 
 
 def is_multi_heap(game: Game) -> bool:

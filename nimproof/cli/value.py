@@ -18,7 +18,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import bounded_int, console, print_json
+from nimproof.cli.common import add_command, add_whole_number, console, print_json
 from nimproof.errors import UsageError
 from nimproof.verdict import jsonable
 
@@ -36,22 +36,24 @@ DEFAULT_LIMIT = 20
 
 def register(subparsers: Any) -> None:
     """Add the ``value`` command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "value",
-        help="value of a position and every winning move",
-        description="The Grundy value (misère nim-value for misere: games) of one position "
+        run,
+        "The Grundy value (misère nim-value for misere: games) of one position "
         "and its winning moves. Several heaps of a one-heap game are their sum.",
     )
     p.add_argument("spec", help="a game spec")
     p.add_argument("position", nargs="+", help="heap sizes (or a plugin's own words)")
     p.add_argument("--json", action="store_true", help="print one JSON object (every move)")
-    p.add_argument(
+    add_whole_number(
+        p,
         "--limit",
-        type=bounded_int(0, 10**9, "--limit"),
-        default=DEFAULT_LIMIT,
-        help=f"winning moves listed (default {DEFAULT_LIMIT}; 0 for all)",
+        0,
+        10**9,
+        f"winning moves listed (default {DEFAULT_LIMIT}; 0 for all)",
+        DEFAULT_LIMIT,
     )
-    p.set_defaults(func=run)
 
 
 def parse_position(game: Game, words: Sequence[str]) -> Position:

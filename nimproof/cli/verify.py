@@ -15,7 +15,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import bounded_int, console, progress
+from nimproof.cli.common import add_command, add_whole_number, console, progress
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
@@ -28,11 +28,7 @@ PROFILES = ("default", "full")
 
 def register(sub: Any) -> None:
     """Add the ``verify`` command."""
-    p = sub.add_parser(
-        "verify",
-        help="decide every claim in conjecture files",
-        description="Decide every claim in the conjecture files under PATHS.",
-    )
+    p = add_command(sub, "verify", run, "Decide every claim in the conjecture files under PATHS.")
     p.add_argument(
         "paths",
         nargs="*",
@@ -49,24 +45,15 @@ def register(sub: Any) -> None:
         choices=PROFILES,
         help="check profile: default, or full (larger bounds)",
     )
-    p.add_argument(
-        "--jobs",
-        type=bounded_int(1, 64, "--jobs"),
-        default=min(2, os.cpu_count() or 1),
-        help="claims decided in parallel (default: 2)",
+    add_whole_number(
+        p, "--jobs", 1, 64, "claims decided in parallel (default: 2)", min(2, os.cpu_count() or 1)
     )
-    p.add_argument(
-        "--timeout",
-        type=bounded_int(1, 86400, "--timeout"),
-        default=600,
-        help="seconds allowed per claim (default 600)",
-    )
+    add_whole_number(p, "--timeout", 1, 86400, "seconds allowed per claim (default 600)", 600)
     p.add_argument("--filter", metavar="TEXT", help="only claims whose id contains TEXT")
     p.add_argument(
         "--reports", metavar="DIR", help="also write the Markdown and HTML reports to DIR"
     )
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
-    p.set_defaults(func=run)
 
 
 def _one(claim: Claim, timeout: float) -> dict[str, Any]:

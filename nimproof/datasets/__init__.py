@@ -11,8 +11,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nimproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from nimproof.datasets.standard import STANDARD, Standard, build, spot_check
@@ -35,20 +36,6 @@ if TYPE_CHECKING:
         save,
         table_path,
     )
-
-_STANDARD = ("STANDARD", "Standard", "build", "spot_check")
-
-
-def __getattr__(name: str) -> Any:
-    # Imported on first use, so that pandas and pyarrow load only when a table is read or written.
-    if name in ("ENV_VAR", "data_directory"):
-        return getattr(importlib.import_module("nimproof.datasets.paths"), name)
-    if name in _STANDARD:
-        return getattr(importlib.import_module("nimproof.datasets.standard"), name)
-    if name in __all__:
-        return getattr(importlib.import_module("nimproof.datasets.store"), name)
-    raise AttributeError(f"module 'nimproof.datasets' has no attribute {name!r}")
-
 
 __all__ = [
     "ENV_VAR",
@@ -73,3 +60,12 @@ __all__ = [
     "spot_check",
     "table_path",
 ]
+
+# Imported on first use, so that pandas and pyarrow load only when a table is read or written.
+_WHERE = {
+    **dict.fromkeys(__all__, ".store"),
+    **dict.fromkeys(("ENV_VAR", "data_directory"), ".paths"),
+    **dict.fromkeys(("STANDARD", "Standard", "build", "spot_check"), ".standard"),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -29,10 +29,10 @@ import json
 import os
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 import pandas as pd
@@ -52,6 +52,22 @@ META_KEY = b"nimproof"
 _FIX = "run 'nimproof data verify', or delete the file and recompute it"
 
 Progress = Callable[[int, int], None]
+
+#: The keys of a table's metadata (see the module), in the order they are stored.
+METADATA = (
+    "spec",
+    "layout",
+    "kind",
+    "heaps",
+    "bound",
+    "method",
+    "engine",
+    "misere",
+    "version",
+    "created",
+    "rows",
+    "sha256",
+)
 
 
 @dataclass(frozen=True)
@@ -102,20 +118,7 @@ class Table:
 
     def metadata(self) -> dict[str, Any]:
         """The JSON metadata stored with the table."""
-        return {
-            "spec": self.spec,
-            "layout": self.layout,
-            "kind": self.kind,
-            "heaps": self.heaps,
-            "bound": self.bound,
-            "method": self.method,
-            "engine": self.engine,
-            "misere": self.misere,
-            "version": self.version,
-            "created": self.created,
-            "rows": self.rows,
-            "sha256": self.sha256,
-        }
+        return {key: getattr(self, key) for key in METADATA}
 
 
 def heap_table(game: Game, values: np.ndarray, engine: str) -> Table:
@@ -377,14 +380,21 @@ def fetch_heap(
     return Fetched(values, None, engine, "computed" if prefix is None else "extended")
 
 
-def get_or_compute(
-    game: Game,
-    n_max: int,
-    *,
-    data_dir: str | os.PathLike[str] | None = None,
-    progress: Progress | None = None,
-    store: bool = True,
-) -> np.ndarray:
+class FetchOptions(TypedDict, total=False):
+    """The keyword options of :func:`get_or_compute` (those of :func:`fetch_heap`)."""
+
+    data_dir: str | os.PathLike[str] | None
+    progress: Progress | None
+    store: bool
+
+
+class BoxFetchOptions(FetchOptions, total=False):
+    """The keyword options of :func:`get_or_compute_multi` (those of :func:`fetch_multi`)."""
+
+    method: str
+
+
+def get_or_compute(game: Game, n_max: int, **options: Unpack[FetchOptions]) -> np.ndarray:
     """The single-heap table of ``game`` for ``0..n_max``, reusing the stored one.
 
     A stored table with a bound of at least ``n_max`` is sliced; a shorter one
@@ -393,7 +403,7 @@ def get_or_compute(
     corrupted stored table raises :class:`DatasetError` rather than being
     silently replaced.
     """
-    got = fetch_heap(game, n_max, data_dir=data_dir, progress=progress, store=store)
+    got = fetch_heap(game, n_max, **options)
     assert got.values is not None
     return got.values
 
@@ -426,20 +436,11 @@ def fetch_multi(
 
 
 def get_or_compute_multi(
-    game: Game,
-    heaps: int,
-    max_heap: int,
-    *,
-    method: str = "auto",
-    data_dir: str | os.PathLike[str] | None = None,
-    progress: Progress | None = None,
-    store: bool = True,
+    game: Game, heaps: int, max_heap: int, **options: Unpack[BoxFetchOptions]
 ) -> MultiTable:
     """The box table of ``game``: a stored one with at least this bound is sliced, else it is
     computed (and, with ``store``, stored; a box table is not extended incrementally)."""
-    got = fetch_multi(
-        game, heaps, max_heap, method=method, data_dir=data_dir, progress=progress, store=store
-    )
+    got = fetch_multi(game, heaps, max_heap, **options)
     assert got.multi is not None
     return got.multi
 
@@ -471,23 +472,7 @@ class CatalogEntry:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {
-            "path": str(self.path),
-            "ok": self.ok,
-            "problem": self.problem,
-            "spec": self.spec,
-            "layout": self.layout,
-            "kind": self.kind,
-            "heaps": self.heaps,
-            "bound": self.bound,
-            "rows": self.rows,
-            "engine": self.engine,
-            "method": self.method,
-            "misere": self.misere,
-            "version": self.version,
-            "created": self.created,
-            "sha256": self.sha256,
-        }
+        return {**asdict(self), "path": str(self.path)}
 
 
 def catalog(data_dir: str | os.PathLike[str] | None = None) -> list[CatalogEntry]:
@@ -502,23 +487,5 @@ def catalog(data_dir: str | os.PathLike[str] | None = None) -> list[CatalogEntry
         except DatasetError as exc:
             entries.append(CatalogEntry(path, False, str(exc)))
             continue
-        entries.append(
-            CatalogEntry(
-                path,
-                True,
-                "",
-                t.spec,
-                t.layout,
-                t.kind,
-                t.heaps,
-                t.bound,
-                t.rows,
-                t.engine,
-                t.method,
-                t.misere,
-                t.version,
-                t.created,
-                t.sha256,
-            )
-        )
+        entries.append(CatalogEntry(path, True, **t.metadata()))
     return entries

@@ -86,11 +86,8 @@ def stream_table(
     manifest = {"spec": game.spec, "n_max": n_max, "engine": engine, "part_rows": part_rows}
     done = _open_parts(folder, manifest, resume)
     start = done * part_rows
-    top = 0
-    if window is not None:
-        top = _run_window(game, window, n_max, folder, done, part_rows, progress)
-    else:
-        top = _run_whole(game, n_max, folder, done, part_rows, progress)
+    parts = _Parts(folder, n_max, done, part_rows, progress)
+    top = _run_window(parts, window) if window is not None else _run_whole(parts, game)
     _merge(game, n_max, engine, folder, path, part_rows)
     shutil.rmtree(folder, ignore_errors=True)
     return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
@@ -152,18 +149,27 @@ def _compact(values: np.ndarray) -> np.ndarray:
     return values.astype(np.int64, copy=False)
 
 
-def _run_window(
-    game: Game,
-    takes: np.ndarray,
-    n_max: int,
-    folder: Path,
-    done: int,
-    part_rows: int,
-    progress: Progress | None,
-) -> int:
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """A run in progress: heaps ``0..n_max`` in parts of ``part_rows``, ``done`` already written."""
+
+    folder: Path
+    n_max: int
+    done: int
+    part_rows: int
+    progress: Progress | None
+
+    @property
+    def count(self) -> int:
+        """The number of parts of the whole table."""
+        return -(-(self.n_max + 1) // self.part_rows)
+
+
+def _run_window(parts: _Parts, takes: np.ndarray) -> int:
     """Finite subtraction sets: each chunk needs only the last ``max(takes)`` values."""
+    folder, done, part_rows = parts.folder, parts.done, parts.part_rows
     w = int(takes[-1])
-    stop = n_max + 1
+    stop = parts.n_max + 1
     buf = np.zeros(w + part_rows, dtype=np.uint8 if len(takes) < 255 else np.uint16)
     start = done * part_rows
     if done:
@@ -182,36 +188,30 @@ def _run_window(
         buf[w - k : w] = buf[w + end - start - k : w + end - start]
         i += 1
         start = end
-        if progress is not None:
-            progress(start, stop)
+        if parts.progress is not None:
+            parts.progress(start, stop)
     return top
 
 
-def _run_whole(
-    game: Game,
-    n_max: int,
-    folder: Path,
-    done: int,
-    part_rows: int,
-    progress: Progress | None,
-) -> int:
+def _run_whole(parts: _Parts, game: Game) -> int:
     """Every other game: the whole table in memory, written out part by part as it grows."""
     from nimproof.engines import grundy_table
     from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
 
+    folder, done, part_rows, n_max = parts.folder, parts.done, parts.part_rows, parts.n_max
     stop = n_max + 1
     prefix = np.concatenate([_read_part(folder, i) for i in range(done)]) if done else None
     rule = split_rule(game)
     if rule is None:
-        values = grundy_table(game, n_max, prefix=prefix, progress=progress)
-        for i in range(done, -(-stop // part_rows)):
+        values = grundy_table(game, n_max, prefix=prefix, progress=parts.progress)
+        for i in range(done, parts.count):
             _write_part(folder, i, values[i * part_rows : (i + 1) * part_rows])
         return int(values.max())
     check_memory(game.spec, table_bytes(n_max), n_max)
     table = SparseTable(rule, stop, prefix=prefix)
-    for i in range(done, -(-stop // part_rows)):
+    for i in range(done, parts.count):
         end = min(stop, (i + 1) * part_rows)
-        table.extend(end, progress)
+        table.extend(end, parts.progress)
         _write_part(folder, i, table.values[i * part_rows : end])
     return int(table.values.max())
 

@@ -15,8 +15,9 @@ start numba.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nimproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from nimproof.engines.heap import grundy_table, heap_engine, heap_targets_csr, plan_heap
@@ -25,25 +26,22 @@ if TYPE_CHECKING:
     from nimproof.engines.positions import heap_values, position_value, winning_moves
 
 _WHERE = {
-    "grundy_table": "heap",
-    "heap_engine": "heap",
-    "heap_targets_csr": "heap",
-    "plan_heap": "heap",
-    "METHODS": "multi",
-    "MultiTable": "multi",
-    "box_table": "multi",
-    "multi_table": "multi",
-    "Move": "move",
-    "heap_values": "positions",
-    "position_value": "positions",
-    "winning_moves": "positions",
+    "grundy_table": ".heap",
+    "heap_engine": ".heap",
+    "heap_targets_csr": ".heap",
+    "plan_heap": ".heap",
+    "METHODS": ".multi",
+    "MultiTable": ".multi",
+    "box_table": ".multi",
+    "multi_table": ".multi",
+    "Move": ".move",
+    "heap_values": ".positions",
+    "position_value": ".positions",
+    "winning_moves": ".positions",
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(f"nimproof.engines.{_WHERE[name]}"), name)
-    raise AttributeError(f"module 'nimproof.engines' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 
 __all__ = [

@@ -43,6 +43,43 @@ def grown(seen: np.ndarray, size: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def stamp_mex(seen: np.ndarray, tag: int) -> int:
+    """The least value not marked with ``tag`` in the stamp array ``seen`` (at most its length)."""
+    m = 0
+    size = seen.shape[0]
+    while m < size and seen[m] == tag:
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def bits_mex(mask: np.uint64) -> int:
+    """The least value whose bit is clear in ``mask`` (its count of trailing one bits)."""
+    one = np.uint64(1)
+    value = 0
+    while mask & one:
+        mask >>= one
+        value += 1
+    return value
+
+
+@njit(cache=True)
+def note(mask: np.uint64, seen: np.ndarray, v: int, tag: int, small: bool) -> np.uint64:
+    """Record the option value ``v``: as a bit of ``mask`` when ``small`` (every value below
+    64), else as the stamp ``seen[v] = tag``. Returns the mask (unchanged in the second case)."""
+    if small:
+        return mask | (np.uint64(1) << np.uint64(v))
+    seen[v] = tag
+    return mask
+
+
+@njit(cache=True)
+def mex_of(mask: np.uint64, seen: np.ndarray, tag: int, small: bool) -> int:
+    """The mex of the option values recorded by :func:`note` (with the same ``small``)."""
+    return bits_mex(mask) if small else stamp_mex(seen, tag)
+
+
+@njit(cache=True)
 def subtraction_kernel(
     g: np.ndarray, start: int, stop: int, takes: np.ndarray, terminal_value: int
 ) -> None:
@@ -62,13 +99,7 @@ def subtraction_kernel(
             v = g[n - t]
             if v < size:
                 seen[v] = n
-        if count == 0:
-            g[n] = terminal_value
-            continue
-        m = 0
-        while seen[m] == n:
-            m += 1
-        g[n] = m
+        g[n] = terminal_value if count == 0 else stamp_mex(seen, n)
 
 
 @njit(cache=True)
@@ -82,33 +113,17 @@ def members_kernel(
     While every value so far is below 64, option values are collected as
     bits of one word; afterwards in a stamp array.
     """
-    one = np.uint64(1)
-    size = stop + 2
-    seen = np.full(size, -1, dtype=np.int64)
+    seen = np.full(stop + 2, -1, dtype=np.int64)  # values are at most n
     for n in range(start, stop):
+        small = top < 64
         count = 0
-        value = 0
-        if top < 64:
-            mask = np.uint64(0)
-            for t in members:
-                if t > n:
-                    break
-                count += 1
-                mask |= one << np.uint64(g[n - t])
-            while mask & one:
-                mask >>= one
-                value += 1
-        else:
-            for t in members:
-                if t > n:
-                    break
-                count += 1
-                v = g[n - t]
-                if v < size:
-                    seen[v] = n
-            while seen[value] == n:
-                value += 1
-        g[n] = terminal_value if count == 0 else value
+        mask = np.uint64(0)
+        for t in members:
+            if t > n:
+                break
+            count += 1
+            mask = note(mask, seen, g[n - t], n, small)
+        g[n] = terminal_value if count == 0 else mex_of(mask, seen, n, small)
         top = max(top, g[n])
 
 
@@ -193,10 +208,7 @@ def targets_kernel(
             v = g[targets[j]]
             if v < size:
                 seen[v] = n
-        m = 0
-        while seen[m] == n:
-            m += 1
-        g[n] = m
+        g[n] = stamp_mex(seen, n)
 
 
 @njit(cache=True)
@@ -210,31 +222,18 @@ def rule_rows_kernel(
     64, option values are collected as bits of one word instead. Returns the
     largest value in ``g`` up to the last row (the next call's ``top``).
     """
-    one = np.uint64(1)
     rows = legal.shape[0]
     cols = legal.shape[1]
     for r in range(rows):
         n = n0 + r
+        small = top < 64
         count = 0
-        value = 0
-        last = n if n < cols else cols
-        if top < 64:
-            mask = np.uint64(0)
-            for m in range(last):
-                if legal[r, m]:
-                    count += 1
-                    mask |= one << np.uint64(g[m])
-            while mask & one:
-                mask >>= one
-                value += 1
-        else:
-            for m in range(last):
-                if legal[r, m]:
-                    count += 1
-                    seen[g[m]] = n
-            while seen[value] == n:
-                value += 1
-        g[n] = terminal_value if count == 0 else value
+        mask = np.uint64(0)
+        for m in range(n if n < cols else cols):
+            if legal[r, m]:
+                count += 1
+                mask = note(mask, seen, g[m], n, small)
+        g[n] = terminal_value if count == 0 else mex_of(mask, seen, n, small)
         top = max(top, g[n])
     return top
 
@@ -247,18 +246,34 @@ def _pair_row(g: np.ndarray, s: int, row: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _mex_of(mask: np.uint64, seen: np.ndarray, n: int, P: int) -> int:
-    # Option values are either bits of ``mask`` (when P <= 64) or stamps in ``seen``.
-    value = 0
-    if P <= 64:
+def take_options(
+    g: np.ndarray, n: int, k: int, d: int, mask: np.uint64, seen: np.ndarray, small: bool
+) -> tuple[np.uint64, int]:
+    """Record (see :func:`note`) the option of removing ``k >= 1`` tokens from a heap of ``n``
+    that leaves nothing (bit 1 of the digit ``d``) or one heap (bit 2); returns the mask and
+    the number of such options (0 or 1)."""
+    rest = n - k
+    if d & 1 and k > 0 and rest == 0:
+        return note(mask, seen, g[0], n, small), 1
+    if d & 2 and k > 0 and rest > 0:
+        return note(mask, seen, g[rest], n, small), 1
+    return mask, 0
+
+
+@njit(cache=True)
+def split_options(
+    g: np.ndarray, rest: int, last: int, mask: np.uint64, seen: np.ndarray, tag: int, small: bool
+) -> np.uint64:
+    """Record (see :func:`note`) the values ``g[a] ^ g[rest - a]`` for ``1 <= a <= last``: the
+    splits of ``rest`` tokens into two heaps. Returns the mask."""
+    if small:
         one = np.uint64(1)
-        while mask & one:
-            mask >>= one
-            value += 1
-        return value
-    while value < P and seen[value] == n:
-        value += 1
-    return value
+        for a in range(1, last + 1):
+            mask |= one << np.uint64(g[a] ^ g[rest - a])
+    else:
+        for a in range(1, last + 1):
+            seen[g[a] ^ g[rest - a]] = tag
+    return mask
 
 
 @njit(cache=True)
@@ -277,30 +292,12 @@ def _digit_options(
     Values go into the bits of ``mask`` while ``P <= 64``, else into ``seen``
     (stamped with ``n``); returns the new mask and the number of options.
     """
-    one = np.uint64(1)
     small = P <= 64
     rest = n - k
-    count = 0
-    if d & 1 and k > 0 and rest == 0:
-        if small:
-            mask |= one << np.uint64(g[0])
-        else:
-            seen[g[0]] = n
-        count += 1
-    if d & 2 and k > 0 and rest > 0:
-        if small:
-            mask |= one << np.uint64(g[rest])
-        else:
-            seen[g[rest]] = n
-        count += 1
+    mask, count = take_options(g, n, k, d, mask, seen, small)
     if d & 4:
         half = rest // 2
-        if small:
-            for a in range(1, half + 1):
-                mask |= one << np.uint64(g[a] ^ g[rest - a])
-        else:
-            for a in range(1, half + 1):
-                seen[g[a] ^ g[rest - a]] = n
+        mask = split_options(g, rest, half, mask, seen, n, small)
         count += half
     if d & 8 and rest >= 3:
         for a in range(1, rest - 1):
@@ -308,10 +305,7 @@ def _digit_options(
             row = pair[rest - a]
             for v in range(P):
                 if row[v]:
-                    if small:
-                        mask |= one << np.uint64(ga ^ v)
-                    else:
-                        seen[ga ^ v] = n
+                    mask = note(mask, seen, ga ^ v, n, small)
                     count += 1
     return mask, count
 
@@ -361,7 +355,7 @@ def octal_kernel(
                 break
             mask, found = _digit_options(g, n, k, d, pair, P, mask, seen)
             count += found
-        value = terminal_value if count == 0 else _mex_of(mask, seen, n, P)
+        value = terminal_value if count == 0 else mex_of(mask, seen, n, P <= 64)
         g[n] = value
         if value >= P:
             newP = pow2_above(value)
@@ -382,18 +376,12 @@ def grundys_game_kernel(g: np.ndarray, start: int, stop: int, top: int) -> None:
     Option values go into one machine word while they are below 64 (as in
     :func:`octal_kernel`), into the stamp array above.
     """
-    one = np.uint64(1)
     P = pow2_above(top)
     seen = np.full(P, -1, dtype=np.int64)
     for n in range(start, stop):
-        mask = np.uint64(0)
-        if P <= 64:
-            for a in range(1, (n + 1) // 2):
-                mask |= one << np.uint64(g[a] ^ g[n - a])
-        else:
-            for a in range(1, (n + 1) // 2):
-                seen[g[a] ^ g[n - a]] = n
-        value = _mex_of(mask, seen, n, P)
+        small = P <= 64
+        mask = split_options(g, n, (n + 1) // 2 - 1, np.uint64(0), seen, n, small)
+        value = mex_of(mask, seen, n, small)
         g[n] = value
         if value >= P:
             P = pow2_above(value)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from nimproof.engines.heap_kernels import grown
+from nimproof.engines.heap_kernels import stamp_mex
 
 
 @njit(cache=True)
@@ -42,6 +42,67 @@ def _advance(coords: np.ndarray, dims: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _box(dims: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    # The row-major strides of the box, the coordinates of its first position (all 0) and
+    # its number of positions.
+    total = 1
+    for i in range(dims.shape[0]):
+        total *= dims[i]
+    return row_major_strides(dims), np.zeros(dims.shape[0], dtype=np.int64), total
+
+
+#: Rows of the array that describes the heaps one move changes (see :func:`_mask_first`).
+_STRIDE, _LO, _HI, _CUR = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _mask_first(
+    idx: int,
+    coords: np.ndarray,
+    dims: np.ndarray,
+    strides: np.ndarray,
+    mask: int,
+    up: bool,
+    sel: np.ndarray,
+) -> tuple[int, int]:
+    # The heaps of ``mask`` (position ``idx`` at ``coords``) with the sizes ``lo <= x < hi``
+    # each may take: above its size in the box (``up``) or below it. Fills one column of
+    # ``sel`` per heap (its stride, lo, hi, and the current size, starting at lo) and
+    # returns (heaps, index of the first target), or (-1, -1) when a heap has no such size.
+    size = 0
+    target = idx
+    for i in range(coords.shape[0]):
+        if (mask >> i) & 1:
+            a = coords[i] + 1 if up else 0
+            b = dims[i] if up else coords[i]
+            if a >= b:
+                return -1, -1
+            sel[_STRIDE, size] = strides[i]
+            sel[_LO, size] = a
+            sel[_HI, size] = b
+            sel[_CUR, size] = a
+            target += (a - coords[i]) * strides[i]
+            size += 1
+    return size, target
+
+
+@njit(cache=True)
+def _mask_next(sel: np.ndarray, size: int, target: int) -> int:
+    # Odometer over the heaps of :func:`_mask_first`: the index of the next target after
+    # ``target``, or -1 once every combination of sizes has been seen.
+    j = size - 1
+    while j >= 0:
+        sel[_CUR, j] += 1
+        target += sel[_STRIDE, j]
+        if sel[_CUR, j] < sel[_HI, j]:
+            return target
+        target -= (sel[_CUR, j] - sel[_LO, j]) * sel[_STRIDE, j]
+        sel[_CUR, j] = sel[_LO, j]
+        j -= 1
+    return -1
+
+
+@njit(cache=True)
 def moore_sieve(dims: np.ndarray, masks: np.ndarray, misere: bool) -> np.ndarray:
     """P-positions of Moore's Nim_k on the box ``dims``; ``masks`` lists the allowed heap sets.
 
@@ -52,16 +113,10 @@ def moore_sieve(dims: np.ndarray, masks: np.ndarray, misere: bool) -> np.ndarray
     positive amount - is marked. Cost: the P-positions times the positions
     above each of them (about ``C(H, k) B^k``).
     """
-    h = dims.shape[0]
-    strides = row_major_strides(dims)
-    total = 1
-    for i in range(h):
-        total *= dims[i]
+    strides, coords, total = _box(dims)
     marked = np.zeros(total, dtype=np.bool_)
     p = np.zeros(total, dtype=np.bool_)
-    coords = np.zeros(h, dtype=np.int64)
-    chosen = np.zeros(h, dtype=np.int64)
-    cur = np.zeros(h, dtype=np.int64)
+    sel = np.zeros((4, dims.shape[0]), dtype=np.int64)
     for idx in range(total):
         if idx > 0:
             _advance(coords, dims)
@@ -71,32 +126,10 @@ def moore_sieve(dims: np.ndarray, masks: np.ndarray, misere: bool) -> np.ndarray
             continue  # misère: the player to move at the end wins
         p[idx] = True
         for mask in masks:
-            size = 0
-            ok = True
-            for i in range(h):
-                if (mask >> i) & 1:
-                    if coords[i] + 1 >= dims[i]:
-                        ok = False
-                        break
-                    chosen[size] = i
-                    cur[size] = coords[i] + 1
-                    size += 1
-            if not ok:
-                continue
-            while True:
-                target = idx
-                for j in range(size):
-                    target += (cur[j] - coords[chosen[j]]) * strides[chosen[j]]
+            size, target = _mask_first(idx, coords, dims, strides, mask, True, sel)
+            while target >= 0:
                 marked[target] = True
-                j = size - 1
-                while j >= 0:
-                    cur[j] += 1
-                    if cur[j] < dims[chosen[j]]:
-                        break
-                    cur[j] = coords[chosen[j]] + 1
-                    j -= 1
-                if j < 0:
-                    break
+                target = _mask_next(sel, size, target)
     return p
 
 
@@ -107,63 +140,29 @@ def moore_grundy(dims: np.ndarray, masks: np.ndarray, misere: bool) -> np.ndarra
     Every option of every position is visited: about ``total * C(H, k) B^k``
     steps, so only small boxes are feasible.
     """
-    h = dims.shape[0]
-    strides = row_major_strides(dims)
-    total = 1
-    for i in range(h):
-        total *= dims[i]
+    strides, coords, total = _box(dims)
     values = np.zeros(total, dtype=np.int64)
-    size = 16
-    seen = np.full(size, -1, dtype=np.int64)
-    coords = np.zeros(h, dtype=np.int64)
-    chosen = np.zeros(h, dtype=np.int64)
-    cur = np.zeros(h, dtype=np.int64)
+    most = 0  # options of a position, at most: a mex is at most that
+    for mask in masks:
+        cells = 1
+        for i in range(dims.shape[0]):
+            if (mask >> i) & 1:
+                cells *= dims[i] - 1
+        most += cells
+    seen = np.full(most + 1, -1, dtype=np.int64)
+    sel = np.zeros((4, dims.shape[0]), dtype=np.int64)
     for idx in range(total):
         if idx > 0:
             _advance(coords, dims)
         count = 0
         for mask in masks:
-            n_chosen = 0
-            ok = True
-            for i in range(h):
-                if (mask >> i) & 1:
-                    if coords[i] == 0:
-                        ok = False
-                        break
-                    chosen[n_chosen] = i
-                    cur[n_chosen] = 0
-                    n_chosen += 1
-            if not ok:
-                continue
-            while True:
-                target = idx
-                for j in range(n_chosen):
-                    target += (cur[j] - coords[chosen[j]]) * strides[chosen[j]]
-                v = values[target]
-                if v >= size:
-                    newsize = size
-                    while newsize <= v:
-                        newsize *= 2
-                    seen = grown(seen, newsize)
-                    size = newsize
-                seen[v] = idx
+            size, target = _mask_first(idx, coords, dims, strides, mask, False, sel)
+            while target >= 0:
+                if values[target] <= most:
+                    seen[values[target]] = idx
                 count += 1
-                j = n_chosen - 1
-                while j >= 0:
-                    cur[j] += 1
-                    if cur[j] < coords[chosen[j]]:
-                        break
-                    cur[j] = 0
-                    j -= 1
-                if j < 0:
-                    break
-        if count == 0:
-            values[idx] = 1 if misere else 0
-            continue
-        m = 0
-        while m < size and seen[m] == idx:
-            m += 1
-        values[idx] = m
+                target = _mask_next(sel, size, target)
+        values[idx] = (1 if misere else 0) if count == 0 else stamp_mex(seen, idx)
     return values
 
 
@@ -178,38 +177,24 @@ def heaps_direct(
     position with no move has value 0, or 1 under misère play. Cost: the
     positions times the moves of each.
     """
-    h = dims.shape[0]
-    strides = row_major_strides(dims)
-    total = 1
-    for i in range(h):
-        total *= dims[i]
+    strides, coords, total = _box(dims)
     values = np.zeros(total, dtype=np.int64)
-    size = 16
-    seen = np.full(size, -1, dtype=np.int64)
-    coords = np.zeros(h, dtype=np.int64)
+    most = 0  # options of a position, at most: a mex is at most that
+    for i in range(dims.shape[0]):
+        most += np.max(ptr[i, 1:] - ptr[i, :-1])
+    seen = np.full(most + 1, -1, dtype=np.int64)
     for idx in range(total):
         if idx > 0:
             _advance(coords, dims)
         count = 0
-        for i in range(h):
+        for i in range(dims.shape[0]):
             x = coords[i]
             for j in range(ptr[i, x], ptr[i, x + 1]):
                 v = values[idx - (x - targets[j]) * strides[i]]
-                if v >= size:
-                    newsize = size
-                    while newsize <= v:
-                        newsize *= 2
-                    seen = grown(seen, newsize)
-                    size = newsize
-                seen[v] = idx
+                if v <= most:
+                    seen[v] = idx
                 count += 1
-        if count == 0:
-            values[idx] = 1 if misere else 0
-            continue
-        m = 0
-        while m < size and seen[m] == idx:
-            m += 1
-        values[idx] = m
+        values[idx] = (1 if misere else 0) if count == 0 else stamp_mex(seen, idx)
     return values
 
 
@@ -230,8 +215,8 @@ def staircase_values(caps: np.ndarray, misere: bool) -> np.ndarray:
         strides[i] = strides[i - 1] * dims[i - 1]
     total = strides[h - 1] * dims[h - 1]
     values = np.full(total, -1, dtype=np.int64)
-    size = 16
-    seen = np.full(size, -1, dtype=np.int64)
+    # A position has at most caps[0] options (one per coin and amount), so its mex is at most that.
+    seen = np.full(caps[0] + 1, -1, dtype=np.int64)
     coords = np.zeros(h, dtype=np.int64)
     for idx in range(total):
         if idx > 0:
@@ -258,20 +243,8 @@ def staircase_values(caps: np.ndarray, misere: bool) -> np.ndarray:
                 target = idx - c * strides[i]
                 if i > 0:
                     target += c * strides[i - 1]
-                v = values[target]
-                if v >= size:
-                    newsize = size
-                    while newsize <= v:
-                        newsize *= 2
-                    seen = grown(seen, newsize)
-                    size = newsize
-                seen[v] = idx
+                if values[target] <= caps[0]:
+                    seen[values[target]] = idx
                 count += 1
-        if count == 0:
-            values[idx] = 1 if misere else 0
-            continue
-        m = 0
-        while m < size and seen[m] == idx:
-            m += 1
-        values[idx] = m
+        values[idx] = (1 if misere else 0) if count == 0 else stamp_mex(seen, idx)
     return values

@@ -22,12 +22,25 @@ def heap_table(game: HeapGame, n_max: int, check: Callable[[], None] | None = No
     that leaves several heaps leaves their sum, by Sprague–Grundy). ``check``
     is called once per heap (a deadline: it may raise to stop the work).
     """
+    g = _heap_rows(game, n_max, check, None)
+    assert g is not None  # only a move budget stops early
+    return g
+
+
+def _heap_rows(
+    game: HeapGame, n_max: int, check: Callable[[], None] | None, max_moves: int | None
+) -> list[int] | None:
+    # heap_table's loop; None once more than max_moves moves were enumerated (when given).
     g: list[int] = []
+    moves = 0
     for n in range(n_max + 1):
         if check is not None:
             check()
         values = set()
         for parts in game.options(n):
+            moves += 1
+            if max_moves is not None and moves > max_moves:
+                return None
             v = 0
             for a in parts:
                 v ^= g[a]
@@ -156,17 +169,4 @@ def heap_table_within(game: HeapGame, n_max: int, max_moves: int) -> list[int] |
     For callers that want the plain computation only when it is cheap (a
     small table on the command line) and a compiled engine otherwise.
     """
-    g: list[int] = []
-    seen = 0
-    for n in range(n_max + 1):
-        values = set()
-        for parts in game.options(n):
-            seen += 1
-            if seen > max_moves:
-                return None
-            v = 0
-            for a in parts:
-                v ^= g[a]
-            values.add(v)
-        g.append(mex(values))
-    return g
+    return _heap_rows(game, n_max, None, max_moves)

@@ -40,6 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nimproof.engines.heap_kernels import mex_of, split_options, take_options
+
 #: Reasons a kernel stops before ``stop``.
 DONE = 0
 OVERFLOW = 1  # the value of heap n does not fit the array's dtype (g[n] not written)
@@ -110,19 +112,15 @@ def last_rare_heap(g: np.ndarray, count: int, parity: np.ndarray, posbit: int, c
 
 
 @njit(cache=True)
-def _non_split_options(g: np.ndarray, n: int, digits: np.ndarray, seen: np.ndarray) -> int:
-    # Moves that leave nothing or one heap; returns how many there are.
+def _non_split_options(
+    g: np.ndarray, n: int, digits: np.ndarray, mask: np.uint64, seen: np.ndarray, small: bool
+) -> tuple[np.uint64, int]:
+    # Moves that leave nothing or one heap (see take_options); returns the mask and their count.
     count = 0
     for k in range(1, min(digits.shape[0], n + 1)):
-        d = digits[k]
-        rest = n - k
-        if d & 1 and rest == 0:
-            seen[g[0]] = n
-            count += 1
-        if d & 2 and rest > 0:
-            seen[g[rest]] = n
-            count += 1
-    return count
+        mask, found = take_options(g, n, k, digits[k], mask, seen, small)
+        count += found
+    return mask, count
 
 
 @njit(cache=True)
@@ -172,7 +170,7 @@ def sparse_kernel(
     kmax = digits.shape[0]
     want = np.full(P, -1, dtype=np.int64)
     for n in range(start, stop):
-        count = _non_split_options(g, n, digits, seen)
+        _, count = _non_split_options(g, n, digits, np.uint64(0), seen, False)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
         tp = 1
         for k in range(min(kmax, n + 1)):
@@ -289,44 +287,16 @@ def dense_kernel(
     """
     P = seen.shape[0] - 1
     kmax = digits.shape[0]
-    one = np.uint64(1)
     small = P <= 64
     for n in range(start, stop):
-        count = 0
-        mask = np.uint64(0)
-        if small:
-            for k in range(1, min(kmax, n + 1)):
-                d = digits[k]
-                rest = n - k
-                if d & 1 and rest == 0:
-                    mask |= one << np.uint64(g[0])
-                    count += 1
-                if d & 2 and rest > 0:
-                    mask |= one << np.uint64(g[rest])
-                    count += 1
-        else:
-            count = _non_split_options(g, n, digits, seen)
+        mask, count = _non_split_options(g, n, digits, np.uint64(0), seen, small)
         for k in range(min(kmax, n + 1)):
             if not digits[k] & 4:
                 continue
-            rest = n - k
             last = _split_count(n, k, unequal)
             count += last
-            if small:
-                for a in range(1, last + 1):
-                    mask |= one << np.uint64(g[a] ^ g[rest - a])
-            else:
-                for a in range(1, last + 1):
-                    seen[g[a] ^ g[rest - a]] = n
-        value = 0
-        if count > 0:
-            if small:
-                while mask & one:
-                    mask >>= one
-                    value += 1
-            else:
-                while value < P and seen[value] == n:
-                    value += 1
+            mask = split_options(g, n - k, last, mask, seen, n, small)
+        value = mex_of(mask, seen, n, small) if count > 0 else 0
         if value > vmax:
             return n, OVERFLOW
         g[n] = value

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nimproof.engines.heap_kernels import bits_mex, stamp_mex
+
 
 @njit(cache=True)
 def window_subtraction_kernel(
@@ -26,24 +28,11 @@ def window_subtraction_kernel(
     takes the option values are bits of one machine word.
     """
     k = takes.shape[0]
-    one = np.uint64(1)
     if k <= 30:
         _small_set(buf, w, start, count, takes)
         return
     if k < 64:
-        for j in range(count):
-            n = start + j
-            mask = np.uint64(0)
-            for i in range(k):
-                t = takes[i]
-                if t > n:
-                    break
-                mask |= one << np.uint64(buf[w + j - t])
-            m = 0
-            while mask & one:
-                mask >>= one
-                m += 1
-            buf[w + j] = m
+        _bits_rows(buf, w, start, 0, count, takes)
         return
     seen = np.full(k + 2, -1, dtype=np.int64)
     for j in range(count):
@@ -53,38 +42,36 @@ def window_subtraction_kernel(
             if t > n:
                 break
             seen[buf[w + j - t]] = n
-        m = 0
-        while seen[m] == n:
-            m += 1
-        buf[w + j] = m
+        buf[w + j] = stamp_mex(seen, n)
 
 
 @njit(cache=True)
-def _small_set(buf: np.ndarray, w: int, start: int, count: int, takes: np.ndarray) -> None:
-    # At most 30 takes: values are at most 30 and the option values fit a 32-bit mask;
-    # once the heap exceeds max S no take needs a bound check.
+def _bits_rows(buf: np.ndarray, w: int, start: int, lo: int, hi: int, takes: np.ndarray) -> None:
+    # Rows lo..hi-1 (fewer than 64 takes), each take checked against the heap; option values
+    # as bits of one machine word.
+    one = np.uint64(1)
     k = takes.shape[0]
-    one = np.uint32(1)
-    j0 = min(count, max(0, int(takes[k - 1]) - start))  # heaps below max S: check each take
-    for j in range(j0):
+    for j in range(lo, hi):
         n = start + j
-        mask = np.uint32(0)
+        mask = np.uint64(0)
         for i in range(k):
             t = takes[i]
             if t > n:
                 break
-            mask |= one << np.uint32(buf[w + j - t])
-        m = 0
-        while mask & one:
-            mask >>= one
-            m += 1
-        buf[w + j] = m
+            mask |= one << np.uint64(buf[w + j - t])
+        buf[w + j] = bits_mex(mask)
+
+
+@njit(cache=True)
+def _small_set(buf: np.ndarray, w: int, start: int, count: int, takes: np.ndarray) -> None:
+    # At most 30 takes: values are at most 30; once the heap exceeds max S no take needs a
+    # bound check (heaps below max S: see _bits_rows).
+    k = takes.shape[0]
+    one = np.uint64(1)
+    j0 = min(count, max(0, int(takes[k - 1]) - start))
+    _bits_rows(buf, w, start, 0, j0, takes)
     for j in range(j0, count):
-        mask = np.uint32(0)
+        mask = np.uint64(0)
         for i in range(k):
-            mask |= one << np.uint32(buf[w + j - takes[i]])
-        m = 0
-        while mask & one:
-            mask >>= one
-            m += 1
-        buf[w + j] = m
+            mask |= one << np.uint64(buf[w + j - takes[i]])
+        buf[w + j] = bits_mex(mask)

@@ -221,21 +221,23 @@ def _reduce_scalar(node: nodes.Reduce, env: Env) -> Scalar:
     else:
         items = [int(v) for v in domain_values(dom, env)]  # type: ignore[arg-type]
     local = dict(env)
-    values = []
-    for item in items:
-        local[node.var] = item
-        if node.func in ("all", "any"):
-            truth = bool(_EXACT.walk(node.body, local))
-            if node.func == "all" and not truth:
-                return False
-            if node.func == "any" and truth:
-                return True
-            continue
-        values.append(_EXACT.walk(node.body, local))
-    if node.func == "all":
-        return True
-    if node.func == "any":
-        return False
+    walk, body, var = _EXACT.walk, node.body, node.var
+    if node.func in ("all", "any"):
+        # Decided by the first item that makes the body false (all) or true (any).
+        decides = node.func == "any"
+        for item in items:
+            local[var] = item
+            if bool(walk(body, local)) is decides:
+                return decides
+        return not decides
+    values: list[Scalar]
+    if isinstance(body, nodes.Var) and body.name == var:
+        values = list(items)  # xor(h), sum(x for x in h): the items themselves
+    else:
+        values = []
+        for item in items:
+            local[var] = item
+            values.append(walk(body, local))
     if node.func == "count":
         return sum(1 for v in values if v)
     ints = [int(v) for v in values]

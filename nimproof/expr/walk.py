@@ -53,45 +53,26 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from nimproof.errors import EvalError
-from nimproof.expr.nodes import (
-    BIT_OPS,
-    Binary,
-    BitsDomain,
-    BoolOp,
-    Call,
-    Compare,
-    Const,
-    Domain,
-    IfElse,
-    Index,
-    Len,
-    Node,
-    RangeDomain,
-    Reduce,
-    SeqDomain,
-    Unary,
-    Var,
-    walk_tree,
-)
+from nimproof.expr import nodes
 
 R = TypeVar("R")
 
 #: Node type -> name of the handler method a back end defines for it.
 HANDLERS: dict[type, str] = {
-    Const: "walk_const",
-    Var: "walk_var",
-    Index: "walk_index",
-    Len: "walk_len",
-    Unary: "walk_unary",
-    Binary: "walk_binary",
-    Compare: "walk_compare",
-    BoolOp: "walk_boolop",
-    IfElse: "walk_ifelse",
-    Call: "walk_call",
-    Reduce: "walk_reduce",
-    SeqDomain: "walk_seq_domain",
-    BitsDomain: "walk_bits_domain",
-    RangeDomain: "walk_range_domain",
+    nodes.Const: "walk_const",
+    nodes.Var: "walk_var",
+    nodes.Index: "walk_index",
+    nodes.Len: "walk_len",
+    nodes.Unary: "walk_unary",
+    nodes.Binary: "walk_binary",
+    nodes.Compare: "walk_compare",
+    nodes.BoolOp: "walk_boolop",
+    nodes.IfElse: "walk_ifelse",
+    nodes.Call: "walk_call",
+    nodes.Reduce: "walk_reduce",
+    nodes.SeqDomain: "walk_seq_domain",
+    nodes.BitsDomain: "walk_bits_domain",
+    nodes.RangeDomain: "walk_range_domain",
 }
 
 
@@ -112,7 +93,7 @@ class Walker(Generic[R]):
             if callable(getattr(cls, name, None))
         }
 
-    def walk(self, node: Node | Domain, *args: Any) -> R:
+    def walk(self, node: nodes.Node | nodes.Domain, *args: Any) -> R:
         """The back end's result for ``node`` (extra arguments go to the handler)."""
         handler = self._table.get(type(node))
         if handler is None:
@@ -201,7 +182,7 @@ BUILTINS: dict[str, Builtin] = {
 BITWISE_CALLS = frozenset(name for name, b in BUILTINS.items() if b.bitwise)
 
 
-def builtin(node: Call) -> Builtin:
+def builtin(node: nodes.Call) -> Builtin:
     """The table entry of a call's function (:class:`UnknownNode` if it has none)."""
     try:
         return BUILTINS[node.func]
@@ -209,14 +190,16 @@ def builtin(node: Call) -> Builtin:
         raise UnknownNode(f"unknown function {node.func!r}") from None
 
 
-def uses_bitwise(node: Node) -> bool:
+def uses_bitwise(node: nodes.Node) -> bool:
     """True when the formula needs bit-level operations (so z3 ``Int`` cannot take it)."""
-    for n in walk_tree(node):
-        if isinstance(n, Binary) and n.op in BIT_OPS:
+    for n in nodes.walk_tree(node):
+        if isinstance(n, nodes.Binary) and n.op in nodes.BIT_OPS:
             return True
-        if isinstance(n, Reduce) and (n.func == "xor" or isinstance(n.domain, BitsDomain)):
+        if isinstance(n, nodes.Reduce) and (
+            n.func == "xor" or isinstance(n.domain, nodes.BitsDomain)
+        ):
             return True
-        if isinstance(n, Call) and n.func in BITWISE_CALLS:
+        if isinstance(n, nodes.Call) and n.func in BITWISE_CALLS:
             return True
     return False
 
