@@ -308,25 +308,28 @@ def _problem(t: Table) -> str | None:
     return None
 
 
-def load(
-    spec: Game | str,
-    *,
-    heaps: int | None = None,
-    method: str = "auto",
-    data_dir: str | os.PathLike[str] | None = None,
-) -> Table:
+class Where(TypedDict, total=False):
+    """Which stored table of a game: the keyword options of :func:`table_path` and :func:`load`."""
+
+    heaps: int | None
+    method: str
+    data_dir: str | os.PathLike[str] | None
+
+
+def load(spec: Game | str, **where: Unpack[Where]) -> Table:
     """The stored table of ``spec`` (a box table when ``heaps`` is given), checked.
 
     Raises :class:`DatasetError` when there is none or it is not sound.
     """
     game = parse_spec(spec) if isinstance(spec, str) else spec
-    path = table_path(game, heaps=heaps, method=method, data_dir=data_dir)
+    path = table_path(game, **where)
     if not path.exists():
         raise DatasetError(
             f"no stored table of {game.spec} in {path.parent}; "
             f"compute it with 'nimproof table {game.spec} ... --save' or 'nimproof data build'"
         )
     table = read(path)
+    heaps = where.get("heaps")
     expected = ("box", heaps) if heaps is not None else ("heap", 1)
     if (
         table.spec != game.spec

@@ -278,20 +278,16 @@ def split_options(
 
 @njit(cache=True)
 def _digit_options(
-    g: np.ndarray,
-    n: int,
-    k: int,
-    d: int,
-    pair: np.ndarray,
-    P: int,
-    mask: np.uint64,
-    seen: np.ndarray,
+    g: np.ndarray, n: int, k: int, d: int, pair: np.ndarray, mask: np.uint64, seen: np.ndarray
 ) -> tuple[np.uint64, int]:
     """Record the option values of removing ``k`` tokens from a heap of ``n`` (digit ``d``).
 
-    Values go into the bits of ``mask`` while ``P <= 64``, else into ``seen``
-    (stamped with ``n``); returns the new mask and the number of options.
+    ``P``, the power of two above every value, is the length of the stamp
+    array ``seen``. Values go into the bits of ``mask`` while ``P <= 64``,
+    else into ``seen`` (stamped with ``n``); returns the new mask and the
+    number of options.
     """
+    P = seen.shape[0]
     small = P <= 64
     rest = n - k
     mask, count = take_options(g, n, k, d, mask, seen, small)
@@ -353,7 +349,7 @@ def octal_kernel(
                 continue
             if k > n:
                 break
-            mask, found = _digit_options(g, n, k, d, pair, P, mask, seen)
+            mask, found = _digit_options(g, n, k, d, pair, mask, seen)
             count += found
         value = terminal_value if count == 0 else mex_of(mask, seen, n, P <= 64)
         g[n] = value

@@ -45,6 +45,30 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node
 
+#: The model, as :mod:`nimproof.games` exports it.
+__all__ = [
+    "FamilyInfo",
+    "FiniteTakes",
+    "Game",
+    "HeapGame",
+    "Heaps",
+    "IntervalTakes",
+    "MoveSpec",
+    "MultiHeapGame",
+    "OneHeapOfEach",
+    "PluginGame",
+    "Position",
+    "PythonMoves",
+    "RelationMoves",
+    "SetTakes",
+    "SplitUnequal",
+    "StairToStair",
+    "TakeAndBreak",
+    "UpToKHeaps",
+    "canonical_heaps",
+    "mex",
+]
+
 Position = Hashable
 Heaps = tuple[int, ...]
 
@@ -337,21 +361,41 @@ class MultiHeapGame(Game):
 class PluginGame(Game):
     """A game written in Python: the plugin interface.
 
-    A plugin subclasses this, sets ``name``, ``summary`` and ``example`` and
-    implements :meth:`moves` over hashable positions, :meth:`parse_position`
-    (turn command-line words into a position) and :meth:`positions` (the
-    positions up to a size bound, for tables). Register it under the entry
-    point group ``nimproof.games`` or load it with ``--plugin FILE``.
+    A plugin subclasses this, sets ``name``, ``summary`` and ``example_position``
+    and implements :meth:`moves` over hashable positions, :meth:`parse_position`
+    (turn command-line words into a position; :meth:`numbers` reads whole
+    numbers) and :meth:`positions` (the positions up to a size bound, for
+    tables). Register it under the entry point group ``nimproof.games`` or load
+    it with ``--plugin FILE``.
     """
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    #: Its spec, ``plugin:NAME`` unless the plugin sets another.
     example: ClassVar[str] = ""
     #: Command-line words of one position, as :meth:`parse_position` reads them (for help texts).
     example_position: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.example and cls.name:
+            cls.example = f"plugin:{cls.name}"
+
     def __init__(self) -> None:
         self.spec = f"plugin:{self.name}"
+
+    @staticmethod
+    def numbers(
+        words: Sequence[str], usage: str, count: int | None = None, least: int = 0
+    ) -> tuple[int, ...]:
+        """The words as whole numbers of at least ``least`` (``count`` of them when given);
+        otherwise a :class:`UsageError` saying ``usage``, how a position is written."""
+        from nimproof.errors import UsageError
+
+        ok = count is None or len(words) == count
+        if not ok or not all(w.isascii() and w.isdigit() and int(w) >= least for w in words):
+            raise UsageError(usage)
+        return tuple(int(w) for w in words)
 
     @abstractmethod
     def parse_position(self, words: Sequence[str]) -> Position:

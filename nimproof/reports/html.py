@@ -21,9 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.output import atomic_write_text
-from nimproof.reports.pages import KIND_WORDS, group_key, group_title, source_label
-from nimproof.reports.results import Entry, scope_text
-from nimproof.reports.text import counterexample_facts, formula_latex, show, stats_text
+from nimproof.reports.pages import (
+    KIND_WORDS,
+    established,
+    formula_label,
+    group_key,
+    group_title,
+    method_rows,
+    provenance_parts,
+    source_label,
+)
+from nimproof.reports.results import Entry
+from nimproof.reports.text import counterexample_facts, formula_latex, show
 
 #: How scopes are summarised and ranked (strongest first) in the index.
 SCOPE_CLASSES = (
@@ -138,13 +147,9 @@ page = _page
 
 
 def _meta_line(meta: dict[str, str]) -> str:
-    parts = []
-    if meta.get("command"):
-        parts.append(f"made by <code>{esc(meta['command'])}</code>")
-    if meta.get("nimproof"):
-        parts.append(f"nimproof {esc(meta['nimproof'])}")
-    if meta.get("profile"):
-        parts.append(f"profile <b>{esc(meta['profile'])}</b>")
+    parts = provenance_parts(
+        {k: esc(v) for k, v in meta.items()}, lambda t: f"<code>{t}</code>", lambda t: f"<b>{t}</b>"
+    )
     return f'<p class="meta">{", ".join(parts)}</p>' if parts else ""
 
 
@@ -272,10 +277,7 @@ def _formula(c: dict[str, Any]) -> str:
     if not formula:
         return ""
     latex = formula_latex(c)
-    label = {"grundy": "g =", "p_positions": "P-positions:", "identity": "For all values:"}.get(
-        str(c.get("kind")), "Formula:"
-    )
-    out = f"<h2>Formula</h2>\n<p>{esc(label)}</p>\n"
+    out = f"<h2>Formula</h2>\n<p>{esc(formula_label(c))}</p>\n"
     svg = formula_svg(latex) if latex else None
     if svg:
         out += f'<div class="formula" role="img" aria-label="{esc(formula)}">{svg}</div>\n'
@@ -322,21 +324,13 @@ def _source(e: Entry) -> str:
 
 
 def _methods(v: dict[str, Any]) -> str:
-    methods = [m for m in v.get("methods") or [] if isinstance(m, dict)]
-    if not methods:
+    rows = [
+        f'<tr><td>{esc(name)}</td><td class="{esc(status)}">{esc(status)}</td>'
+        f"<td>{esc(scope)}</td><td>{esc(details)}</td></tr>"
+        for name, status, scope, details in method_rows(v)
+    ]
+    if not rows:
         return ""
-    rows = []
-    for m in methods:
-        details = str(m.get("detail") or "")
-        figures = stats_text(m.get("stats"))
-        if figures:
-            details = f"{details} ({figures})" if details else figures
-        scope = scope_text(m.get("scope")) if m.get("status") == "proved" else "-"
-        rows.append(
-            f"<tr><td>{esc(m.get('method'))}</td>"
-            f'<td class="{esc(m.get("status"))}">{esc(m.get("status"))}</td>'
-            f"<td>{esc(scope)}</td><td>{esc(details)}</td></tr>"
-        )
     return (
         "<h2>Methods</h2>\n<table><thead><tr><th>method</th><th>result</th><th>scope</th>"
         "<th>details</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>\n"
@@ -362,18 +356,13 @@ def claim_html(
 ) -> str:
     """One claim's page: statement, formula, facts, source and translation, verdict, evidence."""
     c, v = e.claim, e.verdict
-    established = {
-        "proved": f"for {scope_text(v.get('scope'))}",
-        "refuted": "by a re-checked counterexample",
-        "unknown": "nothing was established",
-    }.get(e.status, "")
     expectation = "as the file expects" if e.met else f"the file expects {e.expect}"
     body = (
         '<p><a href="../index.html">All claims</a> · '
         f'<a href="{esc(e.page)}">Markdown</a></p>\n'
         f"<h1>{esc(e.id)}</h1>\n"
         + _meta_line(meta)
-        + f'<p class="verdict {esc(e.status)}"><b>{esc(e.status)}</b> — {esc(established)} '
+        + f'<p class="verdict {esc(e.status)}"><b>{esc(e.status)}</b> — {esc(established(e))} '
         f"({esc(expectation)}).</p>\n"
         f"<p>{esc(c.get('statement') or '')}</p>\n"
         + _formula(c)

@@ -42,6 +42,54 @@ def source_label(e: Entry) -> str:
     return ", ".join(parts) or "-"
 
 
+def established(e: Entry) -> str:
+    """What the verdict established, in words: the scope of a proof, a refutation, or nothing."""
+    return {
+        "proved": f"for {scope_text(e.verdict.get('scope'))}",
+        "refuted": "by a re-checked counterexample",
+        "unknown": "nothing was established",
+    }.get(e.status, "")
+
+
+def formula_label(c: dict[str, Any]) -> str:
+    """The words that introduce a claim's formula (``g =``, ``P-positions:``, ...)."""
+    return {"grundy": "g =", "p_positions": "P-positions:", "identity": "For all values:"}.get(
+        str(c.get("kind")), "Formula:"
+    )
+
+
+def method_rows(v: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """Each method of a verdict as ``(method, result, scope, details)``: the scope only when
+    the method proved the claim, the details followed by its figures (``stats``)."""
+    rows = []
+    for m in v.get("methods") or []:
+        if not isinstance(m, dict):
+            continue
+        details = str(m.get("detail") or "")
+        figures = stats_text(m.get("stats"))
+        if figures:
+            details = f"{details} ({figures})" if details else figures
+        scope = scope_text(m.get("scope")) if m.get("status") == "proved" else "-"
+        rows.append((str(m.get("method")), str(m.get("status")), scope, details))
+    return rows
+
+
+def provenance_parts(
+    meta: dict[str, str] | None, code: Any, strong: Any, made_by: str = "made by"
+) -> list[str]:
+    """The command, nimproof version and profile that made a report, each formatted for the
+    page (``code`` and ``strong`` mark up a command and a profile)."""
+    meta = meta or {}
+    parts = []
+    if meta.get("command"):
+        parts.append(f"{made_by} {code(meta['command'])}")
+    if meta.get("nimproof"):
+        parts.append(f"nimproof {meta['nimproof']}")
+    if meta.get("profile"):
+        parts.append(f"profile {strong(meta['profile'])}")
+    return parts
+
+
 # ---------------------------------------------------------------------------
 # claim pages
 # ---------------------------------------------------------------------------
@@ -49,15 +97,7 @@ def source_label(e: Entry) -> str:
 
 def provenance(meta: dict[str, str] | None) -> str:
     """One sentence naming the command, nimproof version and profile that made a report."""
-    if not meta:
-        return ""
-    parts = []
-    if meta.get("command"):
-        parts.append(f"Made by {code(meta['command'])}")
-    if meta.get("nimproof"):
-        parts.append(f"nimproof {meta['nimproof']}")
-    if meta.get("profile"):
-        parts.append(f"profile {code(meta['profile'])}")
+    parts = provenance_parts(meta, code, code, "Made by")
     return (", ".join(parts) + ".") if parts else ""
 
 
@@ -96,12 +136,7 @@ def claim_page(
 
     out += ["## Verdict", ""]
     expectation = "as the file expects" if e.met else f"the file expects **{e.expect}**"
-    established = {
-        "proved": f"for {scope_text(v.get('scope'))}",
-        "refuted": "by a re-checked counterexample",
-        "unknown": "nothing was established",
-    }.get(e.status, "")
-    out.append(f"**{e.status}** — {established} ({expectation}).")
+    out.append(f"**{e.status}** — {established(e)} ({expectation}).")
     out.append("")
     if e.is_typo:
         out.append(
@@ -143,10 +178,7 @@ def _formula_block(c: dict[str, Any]) -> list[str]:
     formula = c.get("formula")
     if formula:
         latex = formula_latex(c)
-        label = {"grundy": "g =", "p_positions": "P-positions:", "identity": "For all values:"}.get(
-            str(c.get("kind")), "Formula:"
-        )
-        out.append(label)
+        out.append(formula_label(c))
         out.append("")
         if latex:
             out += ["$$", latex, "$$", ""]
@@ -213,20 +245,11 @@ def _listed(c: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _methods(v: dict[str, Any]) -> list[str]:
-    methods = [m for m in v.get("methods") or [] if isinstance(m, dict)]
-    if not methods:
+    rows = method_rows(v)
+    if not rows:
         return []
     out = ["## Methods", "", "| method | result | scope | details |", "|---|---|---|---|"]
-    for m in methods:
-        details = str(m.get("detail") or "")
-        figures = stats_text(m.get("stats"))
-        if figures:
-            details = f"{details} ({figures})" if details else figures
-        scope = scope_text(m.get("scope")) if m.get("status") == "proved" else "-"
-        out.append(
-            f"| {cell(m.get('method'))} | {cell(m.get('status'))} | {cell(scope)} "
-            f"| {cell(details)} |"
-        )
+    out += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
     out.append("")
     return out
 

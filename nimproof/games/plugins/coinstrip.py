@@ -24,7 +24,6 @@ class CoinStrip(PluginGame):
 
     name = "coin-strip"
     summary = "coins on a 1 x n strip slide left without jumping; staircase Nim on the gaps"
-    example = "plugin:coin-strip"
     example_position = "0 3 7"
 
     def moves(self, position: Position) -> Iterator[Position]:
@@ -35,9 +34,8 @@ class CoinStrip(PluginGame):
                 yield (*coins[:t], d, *coins[t + 1 :])
 
     def parse_position(self, words: Sequence[str]) -> Position:
-        if not all(w.isdigit() for w in words):
-            raise UsageError("a coin-strip position is the squares holding coins, e.g. 0 3 7")
-        coins = tuple(sorted(int(w) for w in words))
+        usage = "a coin-strip position is the squares holding coins, e.g. 0 3 7"
+        coins = tuple(sorted(self.numbers(words, usage)))
         if len(set(coins)) != len(coins):
             raise UsageError("two coins cannot share a square")
         return coins

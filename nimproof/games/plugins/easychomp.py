@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import cast
 
-from nimproof.errors import UsageError
 from nimproof.games.base import PluginGame, Position
+from nimproof.games.plugins.chocolate import bars, breaks
 
 
 class EasyChomp(PluginGame):
@@ -20,22 +20,17 @@ class EasyChomp(PluginGame):
 
     name = "easychomp"
     summary = "m x n bar with a poisoned corner; break and eat the part without the poison"
-    example = "plugin:easychomp"
     example_position = "3 4"
 
     def moves(self, position: Position) -> Iterator[Position]:
         m, n = cast(tuple[int, int], position)
-        for r in range(1, m):
-            yield (r, n)
-        for c in range(1, n):
-            yield (m, c)
+        # The poison is the top-left square: the bar keeps that corner.
+        for rows, cols, _, _ in breaks(m, n, 0, 0):
+            yield (rows, cols)
 
     def parse_position(self, words: Sequence[str]) -> Position:
-        if len(words) != 2 or not all(w.isdigit() and int(w) > 0 for w in words):
-            raise UsageError("an EasyChomp position is two positive numbers: m n")
-        return (int(words[0]), int(words[1]))
+        m, n = self.numbers(words, "an EasyChomp position is two positive numbers: m n", 2, 1)
+        return (m, n)
 
     def positions(self, bound: int) -> Iterator[Position]:
-        for m in range(1, bound + 1):
-            for n in range(1, bound + 1):
-                yield (m, n)
+        yield from bars(bound)

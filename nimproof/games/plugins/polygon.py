@@ -143,7 +143,6 @@ class Polygon(PluginGame):
     summary = (
         "a convex n-gon; players take turns drawing diagonals that share no point with earlier ones"
     )
-    example = "plugin:polygon"
     example_position = "12"
 
     def moves(self, position: Position) -> Iterator[Position]:
@@ -158,9 +157,7 @@ class Polygon(PluginGame):
                 yield _join([*rest, *new])
 
     def parse_position(self, words: Sequence[str]) -> Position:
-        if len(words) != 1 or not words[0].isdigit():
-            raise UsageError("a polygon position is its number of sides, e.g. 12")
-        n = int(words[0])
+        (n,) = self.numbers(words, "a polygon position is its number of sides, e.g. 12", 1)
         if not 3 <= n <= MAX_SIDES:
             raise UsageError(f"a polygon needs between 3 and {MAX_SIDES} sides, got {n}")
         return n
