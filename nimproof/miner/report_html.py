@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from nimproof.miner.readable import ResidueTable
 from nimproof.miner.report import INTRO, TITLE, Rule, Section, heaps_words, sections, totals
-from nimproof.miner.run import RunResult
+from nimproof.miner.run import Mined, RunResult
 from nimproof.reports.html import esc, page
 from nimproof.reports.results import page_names
 
@@ -34,12 +34,32 @@ def _residues_html(table: ResidueTable) -> str:
     )
 
 
+def claim_ids(m: Mined) -> list[str]:
+    """The ids the verification report has pages for: the claim, or each of its instances."""
+    instances = (m.verdict or {}).get("instances") or []
+    return [str(v["id"]) for v in instances if "id" in v] or [m.claim_id]
+
+
+def _claim_links(m: Mined, pages: dict[str, str]) -> str:
+    """``<code>id</code>`` linked to its page, or each instance (``[heaps=3]``) to its own."""
+    ids = claim_ids(m)
+    if len(ids) == 1:
+        return f'<a href="claims/{esc(_html(pages[ids[0]]))}"><code>{esc(m.claim_id)}</code></a>'
+    parts = ", ".join(
+        f'<a href="claims/{esc(_html(pages[i]))}">{esc(i[len(m.claim_id) :] or i)}</a>' for i in ids
+    )
+    return f"<code>{esc(m.claim_id)}</code> ({parts})"
+
+
+def _html(page_name: str) -> str:
+    return page_name[: -len(".md")] + ".html"
+
+
 def _rule_html(rule: Rule, pages: dict[str, str], *, full: bool) -> str:
     m, g = rule.mined, rule.mined.guess
     text = f"<code>{esc(rule.text)}</code>" if rule.is_code else esc(rule.text)
     status = m.status if m.status in ("proved", "refuted", "unknown") else "unknown"
-    page = pages[m.claim_id][: -len(".md")] + ".html"
-    link = f'<a href="claims/{esc(page)}"><code>{esc(m.claim_id)}</code></a>'
+    link = _claim_links(m, pages)
     out = (
         f"<li><b>{esc(g.kind)}</b> ({esc(g.guesser)}): {text}{esc(heaps_words(rule))}"
         f'<br><span class="{status}">{esc(rule.verdict)}</span>; claim {link}'
@@ -82,7 +102,7 @@ def _code_spans(text: str) -> str:
 def mined_html(result: RunResult) -> str:
     """The HTML text of ``reports/mined.html`` for one mining run."""
     secs = sections(result)
-    pages = page_names([m.claim_id for m in result.conjectures])
+    pages = page_names([i for m in result.conjectures for i in claim_ids(m)])
     anchors = [f"family-{i}" for i in range(len(secs))]
     nav = "".join(
         f'<a href="#{a}"><code>{esc(s.spec)}</code></a><br>'

@@ -87,3 +87,20 @@ def test_the_mined_shift_definition_is_proved_exhaustively_and_a_wrong_one_refut
         claim("grundy", "take-fraction:2/5", wrong, {"exhaustive": {"max_n": 3000}})
     )
     assert refuted.status == "refuted"
+
+
+def test_a_linear_combination_of_two_earlier_values_is_found() -> None:
+    # g(n) = g(n // 2) - g(n - n // 2) + 3: a rule with two earlier values, and
+    # not periodic; the guesser must name both terms and predict the held-out part.
+    values = [0, 1]
+    for n in range(2, 301):
+        values.append(3 + values[n // 2] - values[n - n // 2])
+    table = HeapTable(spec="nim", game=parse_spec("nim"), values=np.asarray(values))
+    found = Shift().guess_point(table)
+    assert len(found) == 1 and found[0].formula is not None
+    assert "g(n) = -g(n - f(n)) + g(f(n)) + 3" in found[0].statement
+    assert "floor(n/2)" in found[0].statement
+    longer = [0, 1]
+    for n in range(2, 2001):
+        longer.append(3 + longer[n // 2] - longer[n - n // 2])
+    assert scalar_values(found[0].formula, 2000) == longer

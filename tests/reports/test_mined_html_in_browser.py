@@ -25,7 +25,11 @@ __all__ = ["browser"]  # the fixture, shared with the report's own browser test
 @pytest.fixture(scope="module")
 def mined_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("mined")
-    requests = [Request("take-fraction:1/3", max_n=150), Request("grundys-game", max_n=100)]
+    requests = [
+        Request("take-fraction:1/3", max_n=150),
+        Request("grundys-game", max_n=100),
+        Request("nim", heaps=(2, 3), max_heap=5),  # a claim per heap count: one page each
+    ]
     result = run(requests, write_dir=folder / "conj", verify=True, timeout=30, bounds=QUICK)
     out = folder / "reports"
     assert main(["verify", str(folder / "conj"), "--reports", str(out), "--quiet"]) == 0
@@ -42,6 +46,7 @@ def test_mined_page_loads_and_every_link_resolves(browser: Any, mined_page: Path
     assert cells[:4] == ["g", "m", "g(2m)", "g(2m + 1)"]
     hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
     assert any("/claims/" in h for h in hrefs)
+    assert any(h.endswith("_heaps_3.html") for h in hrefs)
     for href in hrefs:
         assert Path(href[len("file://") :].split("#")[0]).exists(), href
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ decides truth: every guess it returns must reproduce the data it came from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,8 @@ HOLD_OUT = 0.25
 BASES = (2, 3, 4)
 #: Fewest instances of a relation seen on the fitted part before it is believed.
 MIN_INSTANCES = 12
+#: Largest ``m`` (or start index) from which a relation may hold; below it, exceptions.
+MAX_START = 4
 
 
 def fit_cut(size: int) -> int:
@@ -100,6 +102,50 @@ class HeapGuesser(Guesser):
     def why_not_heap(self, table: HeapTable, cut: int) -> str:
         """:meth:`why_not` for a one-heap table whose heaps below ``cut`` were fitted."""
         return "found nothing"
+
+
+def residue_counts(found: Callable[[int, int], object | None], moduli: Sequence[int]) -> str:
+    """``1 of 2 residues mod 2, 0 of 3 residues mod 3``: for how many ``found(a, r)`` is not None."""
+    parts = []
+    for a in moduli:
+        hits = sum(found(a, r) is not None for r in range(a))
+        parts.append(f"{hits} of {a} residues mod {a}")
+    return ", ".join(parts)
+
+
+class RecursiveGuesser(HeapGuesser):
+    """A guesser whose rules become recursive definitions (normal play, aperiodic tables only).
+
+    A table whose (saltus) period the periodic guesser finds and predicts is left
+    to it. Subclasses implement :meth:`guess_rules`.
+    """
+
+    normal_play_only = True
+
+    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+        from nimproof.miner.guessers.periodic import predicted_periodicity
+
+        if predicted_periodicity(table.values, cut) is not None:
+            return []
+        return self.guess_rules(table, cut)
+
+    def guess_rules(self, table: HeapTable, cut: int) -> list[Guess]:
+        """Guesses about an aperiodic ``table`` found on heaps ``0..cut - 1``."""
+        return []
+
+    def recursive_guess(
+        self, table: HeapTable, what: str, described: str, formula: str, cut: int
+    ) -> Guess:
+        """The guess of a recursive definition ``formula``: its ``what`` (rules) read ``described``."""
+        from nimproof.miner.relations import initial_words
+
+        size = len(table.values)
+        details = (
+            f"{what} {described}: found on heaps 0..{cut - 1}, true on heaps up to {size - 1}",
+            "a recursive definition (each rule reads smaller heaps), checked by the verifier",
+        )
+        statement = f"In {table.spec}: {described}{initial_words(formula)}."
+        return predicted_guess(self.name, table, formula, cut, details, statement=statement)
 
 
 def formula_guess(

@@ -177,21 +177,6 @@ class Periodic(HeapGuesser):
 
     name = "periodic"
 
-    def why_not_heap(self, table: HeapTable, cut: int) -> str:
-        values = table.values
-        per = smallest_periodicity(values[:cut])
-        longest = min(MAX_PERIOD, int(cut // MIN_REPETITIONS))
-        if per is None:
-            return (
-                f"no period up to {longest} repeats {MIN_REPETITIONS:g} times on heaps 0..{cut - 1}"
-            )
-        d = values[per.preperiod + per.period :] - values[per.preperiod : -per.period]
-        broken = per.preperiod + per.period + int(np.flatnonzero(d != per.saltus)[0])
-        return (
-            f"period {per.period} (preperiod {per.preperiod}) on heaps 0..{cut - 1}, "
-            f"broken at heap {broken}"
-        )
-
     def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
         size = len(values)
@@ -254,3 +239,18 @@ class Periodic(HeapGuesser):
             details = (*evidence.details, closed)
             out.append(predicted_guess(self.name, table, formula, cut, details, repetitions=reps))
         return out
+
+    def why_not_heap(self, table: HeapTable, cut: int) -> str:
+        values = table.values
+        per = smallest_periodicity(values[:cut])
+        longest = min(MAX_PERIOD, int(cut // MIN_REPETITIONS))
+        if per is None:
+            return (
+                f"no period up to {longest} repeats {MIN_REPETITIONS:g} times on heaps 0..{cut - 1}"
+            )
+        d = values[per.preperiod + per.period :] - values[per.preperiod : -per.period]
+        broken = per.preperiod + per.period + int(np.flatnonzero(d != per.saltus)[0])
+        return (
+            f"period {per.period} (preperiod {per.preperiod}) on heaps 0..{cut - 1}, "
+            f"broken at heap {broken}"
+        )

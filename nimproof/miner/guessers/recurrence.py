@@ -18,15 +18,13 @@ import numpy as np
 from nimproof.miner.formula import reproduces_heap_table
 from nimproof.miner.guessers.base import (
     BASES,
+    MAX_START,
     MIN_INSTANCES,
-    HeapGuesser,
-    predicted_guess,
+    RecursiveGuesser,
+    residue_counts,
 )
-from nimproof.miner.guessers.periodic import predicted_periodicity
 from nimproof.miner.model import Guess, HeapTable
-from nimproof.miner.relations import IndexRelation, initial_words, recursive_formula
-
-MAX_START = 4
+from nimproof.miner.relations import IndexRelation, recursive_formula
 
 
 def _candidates(a: int, r: int) -> list[tuple[int, int, int, int]]:
@@ -62,16 +60,13 @@ def find_index_relation(values: np.ndarray, a: int, r: int, cut: int) -> IndexRe
     return None
 
 
-class Recurrence(HeapGuesser):
+class Recurrence(RecursiveGuesser):
     """Complete sets of index relations, written as recursive definitions."""
 
     name = "recurrence"
-    normal_play_only = True
 
-    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+    def guess_rules(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
-        if predicted_periodicity(values, cut) is not None:
-            return []  # a (saltus) period already determines the table: the periodic guesser's
         for a in BASES:
             rels = [find_index_relation(values, a, r, cut) for r in range(a)]
             if any(rel is None for rel in rels):
@@ -82,25 +77,10 @@ class Recurrence(HeapGuesser):
             formula = recursive_formula(found, values)
             if formula is None or not reproduces_heap_table(formula, table):
                 continue
-            return [self._guess(table, found, formula, cut)]
+            described = "; ".join(rel.describe() for rel in found)
+            return [self.recursive_guess(table, "index relations", described, formula, cut)]
         return []
 
     def why_not_heap(self, table: HeapTable, cut: int) -> str:
-        values = table.values
-        counts = []
-        for a in BASES:
-            found = sum(find_index_relation(values, a, r, cut) is not None for r in range(a))
-            counts.append(f"{found} of {a} residues mod {a}")
-        return f"index relations g(am + r) = alpha g(cm + d) + beta m + e for {', '.join(counts)}"
-
-    def _guess(self, table: HeapTable, rels: list[IndexRelation], formula: str, cut: int) -> Guess:
-        size = len(table.values)
-        described = "; ".join(rel.describe() for rel in rels)
-        details = (
-            f"index relations {described}: found on heaps 0..{cut - 1}, true on heaps "
-            f"up to {size - 1}",
-            "a recursive definition (each relation reads a smaller heap), checked "
-            "exhaustively by the verifier",
-        )
-        statement = f"In {table.spec}: {described}{initial_words(formula)}."
-        return predicted_guess(self.name, table, formula, cut, details, statement=statement)
+        counts = residue_counts(lambda a, r: find_index_relation(table.values, a, r, cut), BASES)
+        return f"index relations g(am + r) = alpha g(cm + d) + beta m + e for {counts}"

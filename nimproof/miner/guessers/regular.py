@@ -32,6 +32,7 @@ from nimproof.miner.guessers.base import (
     HeapGuesser,
     note,
     predicted_guess,
+    residue_counts,
 )
 from nimproof.miner.model import Guess, HeapTable
 from nimproof.miner.relations import IndexRelation, linear_text
@@ -190,12 +191,9 @@ class Regular(HeapGuesser):
         return out
 
     def why_not_heap(self, table: HeapTable, cut: int) -> str:
-        counts = []
-        for base in BASES:
-            found = sum(find_relation(table.values, base, r, cut) is not None for r in range(base))
-            counts.append(f"{found} of {base} residues mod {base}")
+        counts = residue_counts(lambda a, r: find_relation(table.values, a, r, cut), BASES)
         return (
-            f"relations g(bn + r) = alpha g(n) + beta n + c for {', '.join(counts)}; "
+            f"relations g(bn + r) = alpha g(n) + beta n + c for {counts}; "
             f"no bit-level formula of up to {SEARCH_SIZE} nodes"
         )
 

@@ -25,14 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from nimproof.miner.formula import reproduces_heap_table
-from nimproof.miner.guessers.base import MIN_INSTANCES, HeapGuesser, predicted_guess
-from nimproof.miner.guessers.periodic import predicted_periodicity
+from nimproof.miner.guessers.base import MAX_START, MIN_INSTANCES, RecursiveGuesser
 from nimproof.miner.model import Guess, HeapTable
-from nimproof.miner.relations import IndexRelation, initial_words, linear_text, recursive_formula
-
-MAX_MODULUS = 6
-MAX_START = 4
-MAX_E = 3
+from nimproof.miner.relations import IndexRelation, linear_text, recursive_formula
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +39,12 @@ class Offset:
     words: str
     values: Callable[[np.ndarray], np.ndarray]
     cost: float
+
+
+#: Largest modulus ``a`` of the residue classes.
+MAX_MODULUS = 6
+#: Largest constant ``|e|`` of a shift rule.
+MAX_E = 3
 
 
 def _bit_length(n: np.ndarray) -> np.ndarray:
@@ -151,7 +152,7 @@ def find_shift(values: np.ndarray, a: int, r: int, offset: Offset, cut: int) -> 
             continue
         y = values[n]
         for gamma in (0, 1):
-            if gamma and f.max() >= n.min():
+            if gamma and np.any(f >= n):  # g(f(n)) must read a smaller heap
                 continue
             extra = values[f] if gamma else 0
             for alpha in (1, -1):
@@ -192,16 +193,13 @@ def rule_set(values: np.ndarray, a: int, offset: Offset, cut: int) -> list[Rule]
     return rules
 
 
-class Shift(HeapGuesser):
+class Shift(RecursiveGuesser):
     """Complete sets of shift rules, written as recursive definitions."""
 
     name = "shift"
-    normal_play_only = True
 
-    def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+    def guess_rules(self, table: HeapTable, cut: int) -> list[Guess]:
         values = table.values
-        if predicted_periodicity(values, cut) is not None:
-            return []  # a (saltus) period already determines the table: the periodic guesser's
         for a in range(1, MAX_MODULUS + 1):
             found = []
             for offset in OFFSETS:
@@ -211,7 +209,8 @@ class Shift(HeapGuesser):
             for rules in sorted(found, key=_set_cost):
                 formula = recursive_formula(rules, values)
                 if formula is not None and reproduces_heap_table(formula, table):
-                    return [self._guess(table, rules, formula, cut)]
+                    described = describe_rules(rules)
+                    return [self.recursive_guess(table, "shift rules", described, formula, cut)]
         return []
 
     def why_not_heap(self, table: HeapTable, cut: int) -> str:
@@ -230,16 +229,6 @@ class Shift(HeapGuesser):
             f"at best {best[0]} of {best[1]} residues mod {best[1]} follow a shift, "
             f"with f(n) = {best[2]}"
         )
-
-    def _guess(self, table: HeapTable, rules: list[Rule], formula: str, cut: int) -> Guess:
-        size = len(table.values)
-        described = describe_rules(rules)
-        details = (
-            f"shift rules {described}: found on heaps 0..{cut - 1}, true on heaps up to {size - 1}",
-            "a recursive definition (each rule reads smaller heaps), checked by the verifier",
-        )
-        statement = f"In {table.spec}: {described}{initial_words(formula)}."
-        return predicted_guess(self.name, table, formula, cut, details, statement=statement)
 
 
 def _set_cost(rules: list[Rule]) -> float:
