@@ -67,11 +67,11 @@ def _small_set(buf: np.ndarray, w: int, start: int, count: int, takes: np.ndarra
     # At most 30 takes: values are at most 30; once the heap exceeds max S no take needs a
     # bound check (heaps below max S: see _bits_rows).
     k = takes.shape[0]
-    one = np.uint64(1)
+    one = np.uint32(1)
     j0 = min(count, max(0, int(takes[k - 1]) - start))
     _bits_rows(buf, w, start, 0, j0, takes)
     for j in range(j0, count):
-        mask = np.uint64(0)
+        mask = np.uint32(0)  # values are at most 30: one 32-bit word
         for i in range(k):
-            mask |= one << np.uint64(buf[w + j - takes[i]])
-        buf[w + j] = bits_mex(mask)
+            mask |= one << np.uint32(buf[w + j - takes[i]])
+        buf[w + j] = bits_mex(np.uint64(mask))

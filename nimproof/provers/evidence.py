@@ -408,20 +408,20 @@ def _cond2(ctx: ClaimContext, position: Any, here: Any, seen: dict[Any, Any], co
             return Local(True, count)
         text = (
             f"The claim says {where} is not a P-position, but none of its {count} moves reaches a "
-            f"position the claim calls a P-position; every N-position has such a move, so the claim "
-            f"is wrong at {where} or at one of its options."
+            "position the claim calls a P-position; every N-position has such a move"
         )
-        return Local(False, count, "condition-2", text, here, None, suspects)
-    mex = 0
-    while mex in seen:
-        mex += 1
-    if mex == here:
-        return Local(True, count)
-    text = (
-        f"At {where} the claim gives {here}, but no move reaches a position the claim values "
-        f"{mex} (the mex of the claimed values of its {count} options is {mex}); a position's value "
-        f"is the mex of its options' values, so the claim is wrong at {where} or at one of its options."
-    )
+    else:
+        mex = 0
+        while mex in seen:
+            mex += 1
+        if mex == here:
+            return Local(True, count)
+        text = (
+            f"At {where} the claim gives {here}, but no move reaches a position the claim values "
+            f"{mex} (the mex of the claimed values of its {count} options is {mex}); a position's "
+            "value is the mex of its options' values"
+        )
+    text += f", so the claim is wrong at {where} or at one of its options."
     return Local(False, count, "condition-2", text, here, None, suspects)
 
 
