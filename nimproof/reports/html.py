@@ -132,13 +132,21 @@ def scope_rank(verdict: dict[str, Any]) -> float:
     return 1.0 if cls == "listed" else 0.0
 
 
-def _page(title: str, body: str, *, scripts: str = "") -> str:
+#: The report's one stylesheet, written beside ``index.html``.
+STYLESHEET = "report.css"
+
+
+def _page(title: str, body: str, *, scripts: str = "", css: str | None = None) -> str:
+    """A whole HTML page. With ``css`` (a relative link to :data:`STYLESHEET`) the page
+    links the report's stylesheet; without it the styles are inline, for a page that
+    stands alone (the miner's ``mined.html``)."""
+    style = f'<link rel="stylesheet" href="{esc(css)}">' if css else f"<style>{STYLE}</style>"
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n"
         '<link rel="icon" href="data:,">\n'
-        f"<style>{STYLE}</style>\n</head>\n<body>\n{body}\n{scripts}</body>\n</html>\n"
+        f"{style}\n</head>\n<body>\n{body}\n{scripts}</body>\n</html>\n"
     )
 
 
@@ -222,7 +230,7 @@ def index_html(items: list[Entry], meta: dict[str, str]) -> str:
         'times: <a href="timings.md">timings.md</a>.</p>'
     )
     scripts = f'<script src="timings.js"></script>\n<script>{SCRIPT}</script>\n'
-    return _page("nimproof verification report", body, scripts=scripts)
+    return _page("nimproof verification report", body, scripts=scripts, css=STYLESHEET)
 
 
 def timings_js(items: list[Entry]) -> str:
@@ -378,7 +386,7 @@ def claim_html(
             f'<h2>Picture</h2>\n<figure><img class="plot" src="img/{esc(name)}" '
             f'alt="{esc(caption)}"><figcaption>{esc(caption)}</figcaption></figure>\n'
         )
-    return _page(f"{e.id} - nimproof", body)
+    return _page(f"{e.id} - nimproof", body, css=f"../{STYLESHEET}")
 
 
 def _related(e: Entry, related: list[Entry]) -> str:
@@ -407,8 +415,10 @@ def write_html(
     meta: dict[str, str],
     pictures: dict[str, tuple[str, str]],
 ) -> list[Path]:
-    """Write ``index.html``, ``timings.js`` and ``claims/*.html``; returns the paths written."""
-    written = []
+    """Write ``index.html``, ``report.css``, ``timings.js`` and ``claims/*.html``; returns the
+    paths written."""
+    written = [out / STYLESHEET]
+    atomic_write_text(out / STYLESHEET, STYLE.lstrip())
     for e in items:
         page = out / "claims" / html_name(e)
         atomic_write_text(page, claim_html(e, items, meta, pictures.get(e.id)))

@@ -253,6 +253,20 @@ def test_pictures_are_valid_pngs_linked_from_their_pages(report: Path) -> None:
     assert "## Picture" not in _page(report, "lonely")  # an identity has no picture
 
 
+def test_html_pages_share_one_stylesheet_instead_of_repeating_it(report: Path) -> None:
+    from nimproof.reports.html import STYLE
+
+    css = report / "report.css"
+    assert css.read_text(encoding="utf-8").strip() == STYLE.strip()
+    index = (report / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="stylesheet" href="report.css">' in index and "<style>" not in index
+    pages = list((report / "claims").glob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert '<link rel="stylesheet" href="../report.css">' in text and "<style>" not in text
+
+
 def test_reports_are_identical_across_runs_except_the_timings_files(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     write_reports(_results(seconds=1.25), a)
