@@ -178,8 +178,13 @@ def scope_counts(items: Iterable[Entry]) -> dict[str, int]:
     return counts
 
 
-def index_html(items: list[Entry], meta: dict[str, str]) -> str:
-    """``index.html``: totals by scope and status, and the table of every claim."""
+#: The miner's page (``nimproof mine --defaults --write``), linked when it is beside the index.
+MINED_PAGE = "mined.html"
+
+
+def index_html(items: list[Entry], meta: dict[str, str], *, mined: bool = False) -> str:
+    """``index.html``: totals by scope and status, and the table of every claim; with
+    ``mined``, a link to the miner's page beside it."""
     counts = scope_counts(items)
     statuses = {s: sum(1 for e in items if e.status == s) for s in ("proved", "refuted", "unknown")}
     missed = sum(1 for e in items if not e.met)
@@ -208,7 +213,14 @@ def index_html(items: list[Entry], meta: dict[str, str]) -> str:
         + f"<p><b>{len(items)} claims</b>: {statuses['proved']} proved, "
         f"{statuses['refuted']} refuted, {statuses['unknown']} unknown; "
         + ("all as expected." if not missed else f"<b>{missed} not as expected</b>.")
-        + "</p>\n<p>What each verdict covers (its scope, strongest first):</p>\n"
+        + "</p>\n"
+        + (
+            f'<p>The mined conjectures, ranked by what was proved: <a href="{MINED_PAGE}">'
+            f"{MINED_PAGE}</a>.</p>\n"
+            if mined
+            else ""
+        )
+        + "<p>What each verdict covers (its scope, strongest first):</p>\n"
         f'<ul class="scopes">{scopes}</ul>\n'
         '<div class="controls"><input id="filter" type="search" '
         'placeholder="filter: id, statement, game, method..." aria-label="filter">'
@@ -423,7 +435,8 @@ def write_html(
         page = out / "claims" / html_name(e)
         atomic_write_text(page, claim_html(e, items, meta, pictures.get(e.id)))
         written.append(page)
-    for name, text in (("index.html", index_html(items, meta)), ("timings.js", timings_js(items))):
+    index = index_html(items, meta, mined=(out / MINED_PAGE).is_file())
+    for name, text in (("index.html", index), ("timings.js", timings_js(items))):
         atomic_write_text(out / name, text)
         written.append(out / name)
     return written

@@ -267,6 +267,15 @@ def test_html_pages_share_one_stylesheet_instead_of_repeating_it(report: Path) -
         assert '<link rel="stylesheet" href="../report.css">' in text and "<style>" not in text
 
 
+def test_the_index_links_the_mined_page_only_when_it_is_there(tmp_path: Path) -> None:
+    link = '<a href="mined.html">'
+    write_reports(_results(), tmp_path)
+    assert link not in (tmp_path / "index.html").read_text(encoding="utf-8")
+    (tmp_path / "mined.html").write_text("<!DOCTYPE html><title>mined</title>", encoding="utf-8")
+    write_reports(_results(), tmp_path)
+    assert link in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
 def test_reports_are_identical_across_runs_except_the_timings_files(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     write_reports(_results(seconds=1.25), a)
