@@ -14,7 +14,7 @@ from nimproof.miner.readable import ResidueTable
 from nimproof.miner.report import INTRO, TITLE, Rule, Section, heaps_words, sections, totals
 from nimproof.miner.run import Mined, RunResult
 from nimproof.reports.html import esc, page
-from nimproof.reports.results import page_names
+from nimproof.reports.results import page_names, sibling_name
 
 #: The residue table's own look (inline: the page shares the verification report's styles).
 _TABLE = 'class="residues" style="width:auto;margin:.4rem 0"'
@@ -44,15 +44,12 @@ def _claim_links(m: Mined, pages: dict[str, str]) -> str:
     """``<code>id</code>`` linked to its page, or each instance (``[heaps=3]``) to its own."""
     ids = claim_ids(m)
     if len(ids) == 1:
-        return f'<a href="claims/{esc(_html(pages[ids[0]]))}"><code>{esc(m.claim_id)}</code></a>'
+        return f'<a href="claims/{esc(sibling_name(pages[ids[0]], ".html"))}"><code>{esc(m.claim_id)}</code></a>'
     parts = ", ".join(
-        f'<a href="claims/{esc(_html(pages[i]))}">{esc(i[len(m.claim_id) :] or i)}</a>' for i in ids
+        f'<a href="claims/{esc(sibling_name(pages[i], ".html"))}">{esc(i[len(m.claim_id) :] or i)}</a>'
+        for i in ids
     )
     return f"<code>{esc(m.claim_id)}</code> ({parts})"
-
-
-def _html(page_name: str) -> str:
-    return page_name[: -len(".md")] + ".html"
 
 
 def _rule_html(rule: Rule, pages: dict[str, str], *, full: bool) -> str:

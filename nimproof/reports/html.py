@@ -31,7 +31,7 @@ from nimproof.reports.pages import (
     provenance_parts,
     source_label,
 )
-from nimproof.reports.results import Entry
+from nimproof.reports.results import Entry, sibling_name
 from nimproof.reports.text import counterexample_facts, formula_latex, show
 
 #: How scopes are summarised and ranked (strongest first) in the index.
@@ -105,7 +105,7 @@ def esc(text: Any) -> str:
 
 def html_name(e: Entry) -> str:
     """The file name of a claim's HTML page (its Markdown page's, with ``.html``)."""
-    return e.page[: -len(".md")] + ".html"
+    return sibling_name(e.page, ".html")
 
 
 def scope_class(verdict: dict[str, Any]) -> str:

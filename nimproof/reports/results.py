@@ -165,6 +165,11 @@ def page_names(ids: list[str]) -> dict[str, str]:
     return names
 
 
+def sibling_name(page: str, suffix: str) -> str:
+    """The name of a claim page's companion file: ``x.md`` with ``suffix`` (``.html``, ``.png``)."""
+    return page.removesuffix(".md") + suffix
+
+
 def entries(results: list[dict[str, Any]]) -> list[Entry]:
     """The entries of a checked results list, in their order, each with its page name."""
     names = page_names([r["claim"]["id"] for r in results])

@@ -11,7 +11,7 @@ from nimproof.output import atomic_write_text
 from nimproof.reports.html import write_html
 from nimproof.reports.pages import claim_page, index_page, timings_page
 from nimproof.reports.plots import Plotter
-from nimproof.reports.results import check_results, entries
+from nimproof.reports.results import check_results, entries, sibling_name
 
 
 @contextmanager
@@ -54,7 +54,7 @@ def write_all(
     pictures: dict[str, tuple[str, str]] = {}
     with _bar(show_progress, len(items), on_page) as step:
         for done, e in enumerate(items, start=1):
-            image_name = e.page[: -len(".md")] + ".png"
+            image_name = sibling_name(e.page, ".png")
             caption = plotter.picture(e.claim, e.verdict, img_dir / image_name)
             page = pages_dir / e.page
             atomic_write_text(
