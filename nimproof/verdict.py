@@ -1,23 +1,34 @@
 """The one verdict type, used by every proof method, the command line and the reports.
 
-A verdict never claims more than was checked:
+A verdict never claims more than was checked. Its four statuses:
 
-* ``proved`` comes with a :class:`Scope`: ``all`` positions, positions whose
-  heaps (or total) are below ``2**width``, or positions up to an explicit
-  ``bound``;
-* ``refuted`` comes with a :class:`Counterexample` that was re-checked by the
-  reference implementation (``rechecked``) before it is reported;
-* ``unknown`` is an answer (a timeout, a method that does not apply), never a
-  crash.
+* ``proved``: the scope covers the claim's whole :class:`Domain` (every
+  position, or the finite set of positions the claim itself lists);
+* ``checked``: no counterexample in a narrower region, named by the
+  :class:`Scope` (heaps below ``2**width``, positions up to a ``bound``); the
+  claim is *not* proved;
+* ``refuted``: a :class:`Counterexample` that was re-checked by the reference
+  implementation (``rechecked``) before it is reported;
+* ``unknown``: an answer (a timeout, a method that does not apply, a candidate
+  counterexample that could not be confirmed), never a crash.
+
+Proof methods report what they establish as ``MethodResult(status="proved",
+scope=...)``, whatever the scope; :meth:`Verdict.combine` is the one place that
+compares each scope with the claim's domain and turns a narrower ``proved``
+into ``checked`` (:meth:`Domain.judge`), for the verdict and for every method
+row it keeps.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-Status = Literal["proved", "refuted", "unknown"]
+Status = Literal["proved", "checked", "refuted", "unknown"]
+#: Every status, strongest answer first (the order of summary counts).
+STATUSES: tuple[Status, ...] = ("proved", "checked", "refuted", "unknown")
 ScopeKind = Literal["all", "width", "bound", "none"]
+DomainKind = Literal["all", "listed", "bound"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +88,62 @@ class Scope:
 
 
 NO_SCOPE = Scope("none")
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """The positions a claim speaks about: what a scope must cover for ``proved``.
+
+    * ``all``: every position (every heap size, every value of an identity's
+      variables); only a scope of kind ``all`` covers it;
+    * ``listed``: exactly the ``size`` positions the claim lists (a ``value``
+      claim); a scope of kind ``all`` (the reference method's "the listed
+      positions") covers it;
+    * ``bound``: the heaps ``0..bound`` (a ``sequence`` claim ends at its last
+      listed term); a scope of kind ``all``, or a ``heap`` scope reaching
+      ``bound``, covers it.
+
+    A claim's domain is computed in one place, :meth:`nimproof.claims.Claim.domain`.
+    """
+
+    kind: DomainKind
+    bound: int | None = None
+    size: int | None = None
+
+    def covered_by(self, scope: Scope) -> bool:
+        """True when a proof of ``scope`` proves the claim on its whole domain."""
+        if scope.kind == "all":
+            return True
+        if self.kind != "bound" or scope.measure != "heap" or scope.heaps not in (None, 1):
+            return False
+        return Requirement("bound", self.bound or 0).met_by(scope)
+
+    def judge(self, result: MethodResult) -> MethodResult:
+        """``result`` as the verdict reports it: a ``proved`` narrower than this domain is
+        ``checked`` (no counterexample within its scope; not proved)."""
+        if result.status == "proved" and not self.covered_by(result.scope):
+            return replace(result, status="checked")
+        return result
+
+    def describe(self) -> str:
+        """A short English phrase: "all positions", "the 5 listed positions", "heaps <= 40"."""
+        if self.kind == "all":
+            return "all positions"
+        if self.kind == "listed":
+            return f"the {self.size} listed position{'s' if self.size != 1 else ''}"
+        return f"heaps <= {self.bound}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.bound is not None:
+            out["bound"] = self.bound
+        if self.size is not None:
+            out["size"] = self.size
+        return out
+
+
+#: The domain of a claim about every position (the default when none is given).
+ALL_POSITIONS = Domain("all")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +263,12 @@ class MethodResult:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The combined result of every method run on one claim."""
+    """The combined result of every method run on one claim.
+
+    ``domain`` is the claim's whole domain (:meth:`nimproof.claims.Claim.domain`);
+    ``require`` the scope its file or the command line pins, if any. Without a
+    ``require`` the required scope is the whole domain: only ``proved`` meets it.
+    """
 
     claim_id: str
     status: Status
@@ -206,31 +278,50 @@ class Verdict:
     expect: str = "proved"
     seconds: float = 0.0
     require: Requirement | None = None
+    domain: Domain = ALL_POSITIONS
 
     @property
     def scope_met(self) -> bool:
-        """True unless a required scope was asked for and the proof is narrower."""
-        if self.require is None or self.expect != "proved":
+        """True when the verdict reaches the required scope: the pinned ``require`` (a
+        ``checked`` scope may meet a bounded one), else the claim's whole domain
+        (``proved`` only). Always true for a claim expected to be refuted."""
+        if self.expect != "proved":
             return True
-        return self.status == "proved" and self.require.met_by(self.scope)
+        if self.require is None:
+            return self.status == "proved"
+        return self.status in ("proved", "checked") and self.require.met_by(self.scope)
 
     @property
     def meets_expectation(self) -> bool:
-        """True when the claim reached what its file expects (``proved`` or ``refuted``),
-        and a proof covers the scope the claim requires."""
-        return self.status == self.expect and self.scope_met
+        """True when the claim reached what its file expects: ``refuted``, or for
+        ``proved`` a verdict that reaches the required scope (:attr:`scope_met`)."""
+        if self.expect == "proved":
+            return self.status in ("proved", "checked") and self.scope_met
+        return self.status == self.expect
+
+    def required(self) -> str:
+        """The required scope in words: the pinned ``require``, else the claim's domain."""
+        return self.require.describe() if self.require else self.domain.describe()
+
+    def reached(self) -> str:
+        """What the verdict reached, in words: "proved for all positions", "checked for
+        each heap <= 7 (not a proof)", "refuted", "unknown"."""
+        if self.status == "proved":
+            return f"proved for {self.scope.describe()}"
+        if self.status == "checked":
+            return f"checked for {self.scope.describe()} (not a proof)"
+        return self.status
 
     def shortfall(self) -> str:
-        """Why a required scope was not reached: what was reached and what stronger methods said."""
-        if self.scope_met or self.require is None:
+        """Why the required scope was not reached: what was reached and what the methods said."""
+        if self.scope_met:
             return ""
-        reached = self.scope.describe() if self.status == "proved" else self.status
         why = [
             f"{m.method}: {m.detail or m.status}"
             for m in self.methods
-            if m.status != "proved" or m.scope.rank() > self.scope.rank()
+            if m.status not in ("proved", "checked") or m.scope.rank() > self.scope.rank()
         ]
-        text = f"requires {self.require.describe()}, reached {reached}"
+        text = f"requires {self.required()}, reached {self.reached()}"
         return text + (" (" + "; ".join(why) + ")" if why else "")
 
     @classmethod
@@ -241,52 +332,45 @@ class Verdict:
         expect: str = "proved",
         seconds: float = 0.0,
         require: Requirement | None = None,
+        *,
+        domain: Domain = ALL_POSITIONS,
     ) -> Verdict:
-        """Combine method results soundly.
+        """Combine method results soundly, against the claim's ``domain``.
 
-        A re-checked counterexample from any method refutes. Otherwise a
+        Each ``proved`` result whose scope does not cover ``domain`` becomes
+        ``checked`` first (:meth:`Domain.judge`; the verdict keeps the judged
+        rows). A re-checked counterexample from any method refutes. Otherwise a
         candidate counterexample that could not be confirmed (``rechecked``
         false) makes the verdict ``unknown``, with the candidate shown: evidence
         against the claim is never outweighed by a proof of a smaller scope.
-        Otherwise the strongest ``proved`` scope wins.
+        Otherwise a ``proved`` row makes the verdict ``proved``; otherwise the
+        widest ``checked`` scope makes it ``checked``; otherwise ``unknown``.
         """
+        judged = tuple(domain.judge(r) for r in results)
+
+        def verdict(status: Status, scope: Scope, cx: Counterexample | None = None) -> Verdict:
+            return cls(claim_id, status, scope, judged, cx, expect, seconds, require, domain)
+
         refuting = [
             r
-            for r in results
+            for r in judged
             if r.status == "refuted" and r.counterexample and r.counterexample.rechecked
         ]
         if refuting:
-            best = refuting[0]
-            return cls(
-                claim_id,
-                "refuted",
-                NO_SCOPE,
-                tuple(results),
-                best.counterexample,
-                expect,
-                seconds,
-                require,
-            )
-        unconfirmed = [r for r in results if r.counterexample and not r.counterexample.rechecked]
+            return verdict("refuted", NO_SCOPE, refuting[0].counterexample)
+        unconfirmed = [r for r in judged if r.counterexample and not r.counterexample.rechecked]
         if unconfirmed:
-            shown = unconfirmed[0].counterexample
-            return cls(
-                claim_id, "unknown", NO_SCOPE, tuple(results), shown, expect, seconds, require
-            )
-        proved = [r for r in results if r.status == "proved"]
-        if proved:
-            best = max(proved, key=lambda r: r.scope.rank())
-            return cls(
-                claim_id, "proved", best.scope, tuple(results), None, expect, seconds, require
-            )
-        return cls(claim_id, "unknown", NO_SCOPE, tuple(results), None, expect, seconds, require)
+            return verdict("unknown", NO_SCOPE, unconfirmed[0].counterexample)
+        for status in ("proved", "checked"):
+            rows = [r for r in judged if r.status == status]
+            if rows:
+                return verdict(status, max(rows, key=lambda r: r.scope.rank()).scope)
+        return verdict("unknown", NO_SCOPE)
 
     def methods_used(self) -> list[str]:
         """Names of the methods that contributed to the status."""
-        if self.status == "proved":
-            return [m.method for m in self.methods if m.status == "proved"]
-        if self.status == "refuted":
-            return [m.method for m in self.methods if m.status == "refuted"]
+        if self.status in ("proved", "checked", "refuted"):
+            return [m.method for m in self.methods if m.status == self.status]
         return [m.method for m in self.methods]
 
     def to_json(self) -> dict[str, Any]:
@@ -296,7 +380,9 @@ class Verdict:
             "expect": self.expect,
             "meets_expectation": self.meets_expectation,
             "scope": self.scope.to_json(),
+            "domain": self.domain.to_json(),
             "require": self.require.to_json() if self.require else None,
+            "required": self.required(),
             "scope_met": self.scope_met,
             "shortfall": self.shortfall(),
             "methods": [m.to_json() for m in self.methods],

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from nimproof.methods import ORDER
-from nimproof.verdict import Requirement
+from nimproof.verdict import ALL_POSITIONS, Domain, Requirement
 
 ClaimKind = Literal[
     "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
@@ -81,6 +81,20 @@ class Claim:
     tags: tuple[str, ...] = ()
     group: str = ""
     path: Path | None = None
+
+    def domain(self) -> Domain:
+        """The claim's whole domain: what a proof must cover for the verdict ``proved``.
+
+        The one place that decides it. A ``value`` claim speaks about its listed
+        positions, a ``sequence`` claim about the heaps up to its last listed term;
+        every other kind (Grundy formulas, P-position rules, identities, sum rules,
+        periods) about every position, so a bounded check of it is ``checked``.
+        """
+        if self.kind == "value":
+            return Domain("listed", size=len(self.positions))
+        if self.kind == "sequence":
+            return Domain("bound", bound=self.offset + len(self.values) - 1)
+        return ALL_POSITIONS
 
     def to_json(self) -> dict[str, Any]:
         """The claim as it is written in results and reports (no file-system paths)."""

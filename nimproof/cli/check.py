@@ -10,11 +10,19 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import MAX_N, add_command, add_whole_number, console, print_json
+from nimproof.cli.common import (
+    MAX_N,
+    STATUS_STYLE,
+    add_command,
+    add_whole_number,
+    console,
+    print_json,
+)
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
+    from nimproof.verdict import Verdict
 
 
 def register(sub: Any) -> None:
@@ -46,7 +54,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--require",
         metavar="SCOPE",
-        help="scope a proof must reach: all, width=W or bound=B (exit 1 when narrower)",
+        help="scope the verdict must reach for exit 0: all, width=W or bound=B "
+        "(default: the claim's whole domain, i.e. proved)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON verdict object")
 
@@ -72,44 +81,60 @@ def build_claim(args: argparse.Namespace) -> Claim:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Decide the claim and print the verdict (exit 1 when refuted)."""
-    from rich.markup import escape
-
-    from nimproof.provers import ALL_SCOPE
+    """Decide the claim and print the verdict: exit 0 only when it reaches the required scope
+    (``--require``, else the claim's whole domain), 1 otherwise."""
     from nimproof.provers.isolate import decide
 
     claim = build_claim(args)
     verdict = decide(claim, args.timeout)
-    failed = verdict.status == "refuted" or not verdict.scope_met
+    code = 0 if verdict.scope_met else 1
     if args.json:
         print_json(verdict.to_json())
-        return 1 if failed else 0
-    style = {"proved": "green", "refuted": "red", "unknown": "yellow"}[verdict.status]
-    scope = f" for {verdict.scope.describe()}" if verdict.status == "proved" else ""
+        return code
+    print_verdict(verdict, claim)
+    return code
+
+
+def print_verdict(verdict: Verdict, claim: Claim) -> None:
+    """The verdict in plain words: its status and scope, why it falls short of the required
+    scope, each method's row, and the counterexample in words."""
+    from rich.markup import escape
+
+    from nimproof.provers import ALL_SCOPE
+
+    style = STATUS_STYLE[verdict.status]
+    scope = {
+        "proved": f" for {verdict.scope.describe()}",
+        "checked": f": no counterexample for {verdict.scope.describe()} (not a proof)",
+    }.get(verdict.status, "")
     console.print(
-        f"[bold {style}]{verdict.status.upper()}{escape(scope)}[/] {escape(claim.statement)}",
+        f"[bold {style}]{verdict.status.upper()}[/]{escape(scope)} {escape(claim.statement)}",
         soft_wrap=True,
     )
-    if verdict.status == "proved" and verdict.scope.kind != "all":
+    if verdict.status == "checked" and verdict.scope_met:
         why = [
             f"{m.method}: {m.detail or m.status}"
             for m in verdict.methods
-            if m.method in ALL_SCOPE and m.status != "proved"
+            if m.method in ALL_SCOPE and m.status not in ("proved", "checked")
         ]
         console.print(
-            f"  only {verdict.scope.describe()}: no method proved it for every position"
+            f"  no method covers {verdict.domain.describe()}"
             + (" (" + "; ".join(why) + ")" if why else ""),
             markup=False,
             soft_wrap=True,
         )
     if not verdict.scope_met:
-        console.print(f"  required scope not reached: {verdict.shortfall()}", markup=False)
+        console.print(
+            f"  required scope not reached: {verdict.shortfall()}", markup=False, soft_wrap=True
+        )
     for m in verdict.methods:
+        shown = m.status in ("proved", "checked")
         console.print(
             f"  {m.method}: {m.status}"
-            f"{' (' + m.scope.describe() + ')' if m.status == 'proved' else ''}"
+            f"{' (' + m.scope.describe() + ')' if shown else ''}"
             f"{' - ' + m.detail if m.detail else ''} [{m.seconds:.2f}s]",
             markup=False,
+            soft_wrap=True,
         )
     if verdict.counterexample:
         from nimproof.reports.text import counterexample_facts
@@ -119,4 +144,3 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"  {label}: {cx['explanation']}", markup=False, soft_wrap=True)
         for fact, text in counterexample_facts(cx, claim.kind):
             console.print(f"    {fact}: {text}", markup=False, soft_wrap=True)
-    return 1 if failed else 0

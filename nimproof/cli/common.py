@@ -51,6 +51,9 @@ err_console = cast("Console", _LazyConsole(stderr=True, highlight=False))
 #: Largest heap bound any command accepts; larger asks are refused with a clear error.
 MAX_N = 10**8
 
+#: The colour of each verdict status (``checked`` is never green: it is not a proof).
+STATUS_STYLE = {"proved": "green", "checked": "cyan", "refuted": "red", "unknown": "yellow"}
+
 
 def real_console(c: Console) -> Console:
     """The rich console behind ``c`` (``c`` itself when it is not lazy)."""

@@ -15,13 +15,12 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import add_command, add_whole_number, console, progress
+from nimproof.cli.common import STATUS_STYLE, add_command, add_whole_number, console, progress
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
 
-STATUS_STYLE = {"proved": "green", "refuted": "red", "unknown": "yellow"}
 #: The check profiles a conjecture file can address (``[claim.checks_full]``).
 PROFILES = ("default", "full")
 
@@ -106,21 +105,22 @@ def run(args: argparse.Namespace) -> int:
         _print_table(ordered, say)
         _print_refutations(ordered, say)
     line = (
-        f"{summary['claims']} claims: {summary['proved']} proved, {summary['refuted']} refuted, "
-        f"{summary['unknown']} unknown; {summary['met']} met their expectation, {len(failed)} did not "
-        f"({wall:.1f} s)"
+        f"{summary['claims']} claims: {summary['proved']} proved, {summary['checked']} checked, "
+        f"{summary['refuted']} refuted, {summary['unknown']} unknown; {summary['met']} met their "
+        f"expectation, {len(failed)} did not ({wall:.1f} s)"
     )
     say.print(line, style="bold red" if failed else "bold green", markup=False)
     scopes = summary["by_scope"]
     say.print(
-        f"proved for all positions: {scopes['all']}; for heaps below 2^w: {scopes['width']}; "
-        f"up to a bound: {scopes['bound']}; listed positions: {scopes['listed']}",
+        f"proved for all positions: {scopes['all']}; for the listed positions: {scopes['listed']}; "
+        f"checked (not a proof) for heaps below 2^w: {scopes['width']}, up to a bound: "
+        f"{scopes['bound']}",
         markup=False,
     )
     for r in failed:
         v = r["verdict"]
         got = v["status"]
-        if v["status"] == v["expect"] and v.get("shortfall"):
+        if v["status"] in ("proved", "checked") and v.get("shortfall"):
             got += f" but {v['shortfall']}"
         say.print(f"  {v['id']}: expected {v['expect']}, got {got}", markup=False)
     meta = {
@@ -177,12 +177,12 @@ def decide(claims: list[Claim], jobs: int, timeout: float, *, show: bool) -> lis
 
 
 def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
+    from nimproof.verdict import STATUSES
+
     statuses = [r["verdict"]["status"] for r in results]
     return {
         "claims": len(results),
-        "proved": statuses.count("proved"),
-        "refuted": statuses.count("refuted"),
-        "unknown": statuses.count("unknown"),
+        **{status: statuses.count(status) for status in STATUSES},
         "met": sum(1 for r in results if r["verdict"]["meets_expectation"]),
         "by_scope": _by_scope(results),
         "seconds": round(wall, 2),
@@ -190,11 +190,13 @@ def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
 
 
 def _by_scope(results: list[dict[str, Any]]) -> dict[str, int]:
-    """How many proved claims reached each kind of scope (listed positions apart)."""
+    """How many proved or checked claims reached each kind of scope (listed positions apart):
+    ``all`` and ``listed`` are proofs, ``width`` and ``bound`` checks (or proofs of a claim
+    whose own domain is bounded)."""
     out = {"all": 0, "width": 0, "bound": 0, "listed": 0}
     for r in results:
         v = r["verdict"]
-        if v["status"] != "proved":
+        if v["status"] not in ("proved", "checked"):
             continue
         sc = v.get("scope") or {}
         key = "listed" if sc.get("measure") == "listed" else str(sc.get("kind"))
@@ -218,7 +220,7 @@ def _print_table(results: list[dict[str, Any]], out: Any) -> None:
         table.add_row(
             escape(v["id"]),  # ids such as bouton[heaps=2] are not markup
             f"[{STATUS_STYLE[v['status']]}]{v['status']}[/]",
-            escape(scope_text(v["scope"])) if v["status"] == "proved" else "-",
+            escape(scope_text(v["scope"])) if v["status"] in ("proved", "checked") else "-",
             escape(", ".join(v["methods_used"])),
             f"{v['seconds']:.2f}s",
             escape(ok),

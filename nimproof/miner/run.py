@@ -134,29 +134,33 @@ def default_verifier(claim: Claim, timeout: float) -> Verdict:
         return verify_claim(claim, timeout=timeout)
     except NimproofError as exc:
         result = MethodResult("prepare", "unknown", detail=f"not checked: {exc}")
-        return Verdict.combine(claim.id, [result], claim.expect)
+        return Verdict.combine(claim.id, [result], claim.expect, domain=claim.domain())
 
 
 def combine_verdicts(group: str, verdicts: Sequence[Any]) -> dict[str, Any]:
     """One JSON verdict for a claim and all its grid instances.
 
     A single instance gives its own verdict. For a grid: refuted if any
-    instance is refuted, proved if every instance is proved (with the weakest
-    of their scopes), unknown otherwise; the instances are listed.
+    instance is refuted, proved if every instance is proved, checked if every
+    instance is proved or checked (both with the weakest of their scopes),
+    unknown otherwise; the instances are listed.
     """
     if len(verdicts) == 1:
         out = dict(verdicts[0].to_json())
-        out["scope_text"] = verdicts[0].scope.describe() if verdicts[0].status == "proved" else ""
+        shown = verdicts[0].status in ("proved", "checked")
+        out["scope_text"] = verdicts[0].scope.describe() if shown else ""
         return out
     statuses = [v.status for v in verdicts]
     if "refuted" in statuses:
         status = "refuted"
     elif all(s == "proved" for s in statuses):
         status = "proved"
+    elif all(s in ("proved", "checked") for s in statuses):
+        status = "checked"
     else:
         status = "unknown"
     scope: Scope | None = None
-    if status == "proved":
+    if status in ("proved", "checked"):
         # The weakest instance scope covers every instance; its heap count is one instance's.
         scope = replace(min((v.scope for v in verdicts), key=lambda s: s.rank()), heaps=None)
     refuted = next((v for v in verdicts if v.status == "refuted"), None)
@@ -169,7 +173,8 @@ def combine_verdicts(group: str, verdicts: Sequence[Any]) -> dict[str, Any]:
         "scope_text": (
             f"{scope.describe()} (each of {len(verdicts)} instances)"
             if scope is not None
-            else f"{statuses.count('proved')} of {len(verdicts)} instances proved"
+            else f"{statuses.count('proved')} of {len(verdicts)} instances proved, "
+            f"{statuses.count('checked')} checked"
         ),
         "counterexample": refuted.counterexample.to_json()
         if refuted and refuted.counterexample
@@ -185,7 +190,7 @@ def proof_rank(verdict: dict[str, Any] | None, guess: Guess) -> tuple[float, ...
     Then held-out accuracy (more held-out points predicted first). Refuted
     guesses come last; a guess never verified ranks by simplicity alone.
     """
-    status = {"proved": 0, "unknown": 1, "refuted": 2}.get(
+    status = {"proved": 0, "checked": 0, "unknown": 1, "refuted": 2}.get(
         str(verdict["status"]) if verdict else "", 1
     )
     scope = (verdict or {}).get("scope") or {}
@@ -210,7 +215,7 @@ def mark_conjectures(
         seen.add(slot)
         table["tags"] = [*table.get("tags", []), role]
         verdict = verdicts.get(cid)
-        if pin and verdict is not None and verdict["status"] == "proved":
+        if pin and verdict is not None and verdict["status"] in ("proved", "checked"):
             scope = verdict.get("scope") or {}
             if scope.get("kind") == "all":
                 table["require"] = "all"

@@ -194,7 +194,12 @@ def verify_claim(
         if result.status == "refuted" and result.counterexample and result.counterexample.rechecked:
             break
     return Verdict.combine(
-        claim.id, results, claim.expect, time.monotonic() - t0, require=claim.require
+        claim.id,
+        results,
+        claim.expect,
+        time.monotonic() - t0,
+        require=claim.require,
+        domain=claim.domain(),
     )
 
 

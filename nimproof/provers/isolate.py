@@ -72,7 +72,9 @@ def decide(claim: Claim, timeout: float, *, grace: float = GRACE) -> Verdict:
         else f"time limit of {timeout:g} s reached; the work in progress was stopped"
     )
     results.append(MethodResult("time-limit", "unknown", detail=why, seconds=seconds))
-    return Verdict.combine(claim.id, results, claim.expect, seconds, require=claim.require)
+    return Verdict.combine(
+        claim.id, results, claim.expect, seconds, require=claim.require, domain=claim.domain()
+    )
 
 
 def _child(claim: Claim, timeout: float, fd: int) -> None:
