@@ -137,6 +137,7 @@ def check_claim(
     heaps: int | None = None,
     max_n: int | None = None,
     max_heap: int | None = None,
+    max_size: int | None = None,
     width: int | None = None,
     witness: str | None = None,
     timeout: float = 120,
@@ -147,8 +148,11 @@ def check_claim(
 
     The strongest methods (the automata method first) are always tried; the
     bounded ones chosen here run only when none proves the claim for every
-    position. ``require`` ("all", "width=W", "bound=B") is the scope a proof
-    must reach."""
+    position. The bounded checks' limits: ``max_n`` (one heap), ``max_heap``
+    (each heap of several) and ``max_size`` (a plugin game's own size, as in
+    ``table --max-size`` and a claim file's ``max_size``); a limit that does
+    not fit the game is refused. ``require`` ("all", "width=W", "bound=B") is
+    the scope the verdict must reach (default: the claim's whole domain)."""
     from nimproof.claims import Claim, ClaimKind
     from nimproof.expr import uses_bitwise
     from nimproof.provers import prepare
@@ -178,6 +182,7 @@ def check_claim(
         witness=witness,
     )
     ctx = prepare(base)
+    _check_bounds(game, ctx.one_heap, max_n=max_n, max_heap=max_heap, max_size=max_size)
     checks: dict[str, dict[str, Any]] = {}
     if ctx.one_heap:
         checks["exhaustive"] = {"max_n": max_n if max_n is not None else 1000}
@@ -189,8 +194,10 @@ def check_claim(
             checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
     else:
         plugin = game.startswith("plugin:")
-        bound = max_heap if max_heap is not None else 7
-        checks["exhaustive"] = {("max_size" if plugin else "max_heap"): bound}
+        if plugin:
+            checks["exhaustive"] = {"max_size": max_size if max_size is not None else 7}
+        else:
+            checks["exhaustive"] = {"max_heap": max_heap if max_heap is not None else 7}
         if width or not plugin:  # runs only when no method proves every position
             checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
     return Claim(
@@ -206,13 +213,32 @@ def check_claim(
     )
 
 
+def _check_bounds(
+    game: str, one_heap: bool, *, max_n: int | None, max_heap: int | None, max_size: int | None
+) -> None:
+    """Refuse a bound that does not fit the game (it would be ignored), in one line."""
+    if game.startswith("plugin:"):
+        wrong = "max_n" if max_n is not None else "max_heap" if max_heap is not None else None
+        if wrong is not None:
+            raise UsageError(
+                f"{game} is a plugin game: its bound is max_size (--max-size S, the largest "
+                f"position size), not {wrong}"
+            )
+    elif max_size is not None:
+        what = "max_n (--max-n)" if one_heap else "max_heap (--max-heap)"
+        raise UsageError(f"max_size (--max-size) is for plugin games; {game} takes {what}")
+
+
 def check(game: str, **options: Any) -> Verdict:
     """Decide a claim about ``game`` given here, as ``nimproof check`` does; returns the Verdict.
 
     Options are those of :func:`check_claim` (``grundy=`` or ``p_positions=``,
-    ``heaps``, ``max_n``, ``max_heap``, ``width``, ``witness``, ``timeout``).
-    A ``refuted`` verdict carries a counterexample re-checked by the reference
-    implementation; ``proved`` carries its scope (``verdict.scope.describe()``).
+    ``heaps``, ``max_n``, ``max_heap``, ``max_size``, ``width``, ``witness``,
+    ``timeout``, ``require``). ``verdict.status`` is ``proved`` (the claim's whole
+    domain), ``checked`` (no counterexample in the narrower ``verdict.scope``;
+    not a proof), ``refuted`` (a counterexample re-checked by the reference
+    implementation) or ``unknown``; ``verdict.scope_met`` says whether it reaches
+    ``require`` (default: the whole domain), as ``check``'s exit code does.
     """
     from nimproof.provers import verify_claim
 

@@ -43,7 +43,10 @@ def register(sub: Any) -> None:
     )
     add_whole_number(p, "--heaps", 1, 64, "number of heaps")
     add_whole_number(p, "--max-n", 0, MAX_N, "exhaustive bound for one heap")
-    add_whole_number(p, "--max-heap", 0, 4096, "exhaustive bound per heap")
+    add_whole_number(p, "--max-heap", 0, 4096, "exhaustive bound per heap (several heaps)")
+    add_whole_number(
+        p, "--max-size", 0, 4096, "exhaustive bound on a plugin game's position size (as in table)"
+    )
     add_whole_number(p, "--width", 1, 512, "z3 bit-vector width")
     p.add_argument(
         "--witness",
@@ -73,6 +76,7 @@ def build_claim(args: argparse.Namespace) -> Claim:
         heaps=args.heaps,
         max_n=args.max_n,
         max_heap=args.max_heap,
+        max_size=args.max_size,
         width=args.width,
         witness=args.witness,
         timeout=args.timeout,

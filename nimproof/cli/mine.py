@@ -15,7 +15,15 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from nimproof.cli.common import MAX_N, bounded_int, console, err_console, print_json, progress
+from nimproof.cli.common import (
+    MAX_N,
+    STATUS_STYLE,
+    bounded_int,
+    console,
+    err_console,
+    print_json,
+    progress,
+)
 from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
@@ -256,7 +264,7 @@ def show(result: RunResult) -> None:
             table.add_column(col, overflow="fold")
         for c in result.conjectures:
             verdict = c.status
-            style = {"proved": "green", "refuted": "red"}.get(verdict, "yellow")
+            style = STATUS_STYLE.get(verdict, "yellow")
             if c.guess.point is not None and c.guess.game:
                 family = c.guess.game
             else:

@@ -59,11 +59,14 @@ class Section:
 
 
 def verdict_words(m: Mined) -> str:
-    """``proved: all positions``, ``refuted (...)``, ``unknown (...)`` or ``not verified``."""
+    """``proved: all positions``, ``checked, not proved: ...``, ``refuted (...)``,
+    ``unknown (...)`` or ``not verified``."""
     if m.verdict is None:
         return "not verified"
     if m.status == "proved":
         return f"proved: {m.scope or 'see the claim'}"
+    if m.status == "checked":
+        return f"checked, not proved: no counterexample for {m.scope or 'a bounded region'}"
     if m.status == "refuted":
         cx = (m.verdict.get("counterexample") or {}).get("explanation", "")
         return f"refuted (the pattern breaks beyond the table){': ' + cx if cx else ''}"

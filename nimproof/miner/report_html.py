@@ -15,6 +15,7 @@ from nimproof.miner.report import INTRO, TITLE, Rule, Section, heaps_words, sect
 from nimproof.miner.run import Mined, RunResult
 from nimproof.reports.html import esc, page
 from nimproof.reports.results import page_names, sibling_name
+from nimproof.verdict import STATUSES
 
 #: The residue table's own look (inline: the page shares the verification report's styles).
 _TABLE = 'class="residues" style="width:auto;margin:.4rem 0"'
@@ -55,7 +56,7 @@ def _claim_links(m: Mined, pages: dict[str, str]) -> str:
 def _rule_html(rule: Rule, pages: dict[str, str], *, full: bool) -> str:
     m, g = rule.mined, rule.mined.guess
     text = f"<code>{esc(rule.text)}</code>" if rule.is_code else esc(rule.text)
-    status = m.status if m.status in ("proved", "refuted", "unknown") else "unknown"
+    status = m.status if m.status in STATUSES else "unknown"
     link = _claim_links(m, pages)
     out = (
         f"<li><b>{esc(g.kind)}</b> ({esc(g.guesser)}): {text}{esc(heaps_words(rule))}"

@@ -45,7 +45,7 @@ class Mined:
 
     @property
     def status(self) -> str:
-        """``proved``, ``refuted``, ``unknown``, or ``unverified`` (``--no-verify``)."""
+        """``proved``, ``checked``, ``refuted``, ``unknown``, or ``unverified`` (``--no-verify``)."""
         return str(self.verdict["status"]) if self.verdict else "unverified"
 
     @property

@@ -34,13 +34,15 @@ from nimproof.games import HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import move_count_bound
+from nimproof.provers.recheck import HEAP_TABLE_BUDGET
 from nimproof.provers.solving import Undecided
 from nimproof.verdict import Counterexample, MethodResult, Status
 
 #: Most options enumerated to decide the local conditions at one position.
 MAX_OPTIONS = 2_000_000
-#: Most work (roughly, set insertions) spent on one reference heap table.
-TABLE_BUDGET = 5e6
+#: Most work (roughly, set insertions) spent on one reference heap table: the re-checks' one
+#: budget, so that a position the re-check reached can also be named.
+TABLE_BUDGET = HEAP_TABLE_BUDGET
 #: Most options whose true value is looked up to name a wrong position.
 NAME_OPTIONS = 2000
 
@@ -75,7 +77,9 @@ class Settled:
 
 
 def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
-    """Decide the unconfirmed candidate of ``result``, if it has one.
+    """Decide the unconfirmed candidate of ``result``, if it has one, and make every
+    confirmed counterexample name a position where the claim is wrong
+    (:func:`name_wrong_position`).
 
     Confirmed: the result refutes with the confirmed counterexample. Dismissed:
     the candidate is dropped and the method keeps the scope it proved before
@@ -83,8 +87,11 @@ def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
     stays, unconfirmed, and keeps the claim from being proved.
     """
     cx = result.counterexample
-    if cx is None or cx.rechecked:
+    if cx is None:
         return result
+    if cx.rechecked:
+        named = name_wrong_position(ctx, cx)
+        return result if named is cx else dataclasses.replace(result, counterexample=named)
     try:
         settled = confirm(ctx, cx)
     except (dl.TimeUp, Undecided) as exc:
@@ -94,7 +101,7 @@ def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
         return dataclasses.replace(
             result,
             status="refuted",
-            counterexample=settled.counterexample,
+            counterexample=name_wrong_position(ctx, settled.counterexample),
             detail=_join(result.detail, note),
         )
     if settled.outcome == "dismissed":
@@ -111,6 +118,68 @@ def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
         ),
     )
     return dataclasses.replace(result, status="unknown", counterexample=shown)
+
+
+#: Conditions whose finding relates two positions (a move, or a position and its options):
+#: the claim is wrong at one of them, not necessarily at the one first reported.
+_BETWEEN = ("condition-1", "condition-2")
+
+
+def name_wrong_position(ctx: ClaimContext, cx: Counterexample) -> Counterexample:
+    """``cx`` moved to a position where the claim itself is wrong, when exact evaluation finds one.
+
+    A condition-1 finding (a move joining two positions of equal claimed value)
+    or a condition-2 finding (a claimed value no move reaches) shows that the
+    claim is wrong at the reported position *or* at a move target, not which.
+    The reported position is re-checked first, then the move's target, then
+    (condition 2) its options: the first whose true value differs from the
+    claimed one is reported as a ``value`` counterexample, with the original
+    finding kept in its explanation. When none can be evaluated (too large for
+    the reference), ``cx`` is returned unchanged: its explanation already says
+    the claim is wrong at one of the positions it names.
+    """
+    if cx.condition not in _BETWEEN or ctx.kind not in ("grundy", "p_positions"):
+        return cx
+    try:
+        for position in _suspects(ctx, cx):
+            named = wrong_at(ctx, position, because=cx.explanation)
+            if named is not None:
+                return named
+    except (dl.TimeUp, Undecided, EvalError, OverflowError):
+        pass
+    return cx
+
+
+def _suspects(ctx: ClaimContext, cx: Counterexample) -> Iterator[Any]:
+    """The reported position, the move's target and (condition 2) the position's options."""
+    if cx.position is None:
+        return
+    here = _as_position(ctx, cx.position)
+    if here is None:
+        return
+    yield here
+    target = _as_position(ctx, cx.move)
+    if target is not None and target != here:
+        yield target
+    if cx.condition == "condition-2":
+        local = local_conditions(ctx, here)
+        if local is not None:
+            for suspect in local.suspects[:NAME_OPTIONS]:
+                if _as_position(ctx, suspect) is not None:
+                    yield suspect
+
+
+def _as_position(ctx: ClaimContext, raw: Any) -> Any:
+    """``raw`` as a position of the claim (a heap size, or a tuple of ``heaps`` sizes), or None
+    (a move written as parts after a split, or text)."""
+    if isinstance(raw, bool):
+        return None
+    if ctx.one_heap:
+        return int(raw) if isinstance(raw, int) or hasattr(raw, "item") else None
+    shaped = isinstance(raw, tuple | list) and all(isinstance(x, int) for x in raw)
+    if shaped and (ctx.heaps is None or len(raw) == ctx.heaps):
+        return tuple(int(x) for x in raw)
+    return None
 
 
 def _join(a: str, b: str) -> str:

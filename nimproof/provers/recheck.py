@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from nimproof.engines import reference
+from nimproof.engines.heap import MISERE_SPLIT_MAX_N
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
 from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, TakeAndBreak
@@ -52,6 +53,11 @@ def table_mismatch(table: Sequence[int] | np.ndarray, ref: Sequence[int]) -> int
     return next((n for n, v in enumerate(ref) if n >= len(table) or int(table[n]) != v), None)
 
 
+#: Most work (:func:`heap_cost`) spent on one reference heap table in a re-check (a few
+#: seconds of plain Python: half-heap to n = 7,700, Kayles to about 7,700).
+HEAP_TABLE_BUDGET = 3e7
+
+
 def heap_cost(game: HeapGame, n: int) -> float:
     """A rough count of the work the reference needs for the table up to ``n``."""
     spec = game.moves_spec
@@ -68,12 +74,12 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     game = ctx.game
     base = ctx.heap_game
     assert base is not None and game is not None
-    if heap_cost(base, n) > 3e7:
+    if heap_cost(base, n) > HEAP_TABLE_BUDGET:
         return None
     check = lambda: deadline.check(ctx.deadline, "re-checking")  # noqa: E731
     if game.misere:
         if base.splits:
-            return None if n > 40 else reference.value(game, n, check=check)
+            return None if n > MISERE_SPLIT_MAX_N else reference.value(game, n, check=check)
         return reference.misere_heap_table(base, n, check=check)[n]
     return reference.heap_table(base, n, check=check)[n]
 

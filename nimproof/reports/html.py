@@ -31,16 +31,17 @@ from nimproof.reports.pages import (
     provenance_parts,
     source_label,
 )
-from nimproof.reports.results import Entry, sibling_name
+from nimproof.reports.results import SCOPED, Entry, sibling_name
 from nimproof.reports.text import counterexample_facts, formula_latex, show
+from nimproof.verdict import STATUSES
 
 #: How scopes are summarised and ranked (strongest first) in the index.
 SCOPE_CLASSES = (
     ("all", "proved for all positions"),
-    ("width", "proved for positions below a bit width"),
-    ("bound", "proved for positions up to a bound"),
     ("listed", "proved for the listed positions"),
-    ("none", "nothing proved (refuted or unknown)"),
+    ("width", "checked, not proved: no counterexample below a bit width"),
+    ("bound", "checked, not proved: no counterexample up to a bound"),
+    ("none", "nothing established (refuted or unknown)"),
 )
 
 STYLE = """
@@ -55,6 +56,7 @@ th.sortable::after{content:" \\2195";color:#999}th[aria-sort=ascending]::after{c
 th[aria-sort=descending]::after{content:" \\2193"}
 .proved{color:#11703a;font-weight:600}.refuted{color:#b3261e;font-weight:600}
 .unknown{color:#8a6100;font-weight:600}.missed{background:#fde8e6}
+.checked{color:#0b5f86;font-weight:600}
 .scopes{display:flex;flex-wrap:wrap;gap:.5rem;margin:.8rem 0;padding:0;list-style:none}
 .scopes li{border:1px solid #ccd;border-radius:.4rem;padding:.35rem .7rem;background:#fafafe}
 .scopes b{font-size:1.15rem;margin-right:.3rem}
@@ -63,7 +65,7 @@ th[aria-sort=descending]::after{content:" \\2193"}
 .scope-badge{display:inline-block;border-radius:.3rem;padding:.05rem .4rem;background:#e8f3ec}
 .verdict{font-size:1.05rem;border-left:4px solid #999;padding:.4rem .8rem;background:#f7f7f9}
 .verdict.proved{border-color:#11703a}.verdict.refuted{border-color:#b3261e}
-.verdict.unknown{border-color:#8a6100}
+.verdict.unknown{border-color:#8a6100}.verdict.checked{border-color:#0b5f86}
 blockquote{margin:.5rem 0;padding:.4rem .8rem;border-left:3px solid #ccd;background:#fafafe}
 .formula{margin:.6rem 0;overflow-x:auto}.formula svg{max-width:100%;height:auto}
 pre{background:#f4f4f6;padding:.5rem;overflow-x:auto}dl{display:grid;
@@ -110,7 +112,7 @@ def html_name(e: Entry) -> str:
 
 def scope_class(verdict: dict[str, Any]) -> str:
     """``all``, ``width``, ``bound``, ``listed`` or ``none``: what a verdict's scope covers."""
-    raw = verdict.get("scope") if verdict.get("status") == "proved" else None
+    raw = verdict.get("scope") if verdict.get("status") in SCOPED else None
     if not isinstance(raw, dict):
         return "none"
     if raw.get("measure") == "listed":
@@ -186,7 +188,7 @@ def index_html(items: list[Entry], meta: dict[str, str], *, mined: bool = False)
     """``index.html``: totals by scope and status, and the table of every claim; with
     ``mined``, a link to the miner's page beside it."""
     counts = scope_counts(items)
-    statuses = {s: sum(1 for e in items if e.status == s) for s in ("proved", "refuted", "unknown")}
+    statuses = {s: sum(1 for e in items if e.status == s) for s in STATUSES}
     missed = sum(1 for e in items if not e.met)
     scopes = "".join(
         f'<li data-scope="{k}"><b>{counts[k]}</b>{esc(words)}</li>' for k, words in SCOPE_CLASSES
@@ -194,7 +196,7 @@ def index_html(items: list[Entry], meta: dict[str, str], *, mined: bool = False)
     rows = []
     for e in items:
         group = group_title(group_key(e), [e]).split(" (")[0]
-        scope = e.scope_text() if e.status == "proved" else "-"
+        scope = e.shown_scope()
         rows.append(
             f'<tr data-id="{esc(e.id)}" data-status="{esc(e.status)}"'
             f"{' class=missed' if not e.met else ''}>"
@@ -210,8 +212,9 @@ def index_html(items: list[Entry], meta: dict[str, str], *, mined: bool = False)
     body = (
         "<h1>Verification report</h1>\n"
         + _meta_line(meta)
-        + f"<p><b>{len(items)} claims</b>: {statuses['proved']} proved, "
-        f"{statuses['refuted']} refuted, {statuses['unknown']} unknown; "
+        + f"<p><b>{len(items)} claims</b>: "
+        + ", ".join(f'<span class="{s}">{statuses[s]} {s}</span>' for s in STATUSES)
+        + "; "
         + ("all as expected." if not missed else f"<b>{missed} not as expected</b>.")
         + "</p>\n"
         + (
@@ -225,9 +228,8 @@ def index_html(items: list[Entry], meta: dict[str, str], *, mined: bool = False)
         '<div class="controls"><input id="filter" type="search" '
         'placeholder="filter: id, statement, game, method..." aria-label="filter">'
         '<select id="status" aria-label="verdict"><option value="">every verdict</option>'
-        '<option value="proved">proved</option><option value="refuted">refuted</option>'
-        '<option value="unknown">unknown</option>'
-        '<option value="missed">not as expected</option></select>'
+        + "".join(f'<option value="{s}">{s}</option>' for s in STATUSES)
+        + '<option value="missed">not as expected</option></select>'
         '<span><span id="shown">0</span> shown</span></div>\n'
         '<table id="claims"><thead><tr>'
         '<th class="sortable" data-type="text">claim</th>'

@@ -10,8 +10,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from nimproof.reports.results import Entry, scope_text
+from nimproof.reports.results import SCOPED, Entry, scope_text
 from nimproof.reports.text import cell, code, counterexample_words, formula_latex, show, stats_text
+from nimproof.verdict import STATUSES
 
 KIND_WORDS = {
     "grundy": "Grundy function",
@@ -46,9 +47,21 @@ def established(e: Entry) -> str:
     """What the verdict established, in words: the scope of a proof, a refutation, or nothing."""
     return {
         "proved": f"for {scope_text(e.verdict.get('scope'))}",
+        "checked": f"no counterexample for {scope_text(e.verdict.get('scope'))}; not a proof for "
+        f"{_domain_text(e)}",
         "refuted": "by a re-checked counterexample",
         "unknown": "nothing was established",
     }.get(e.status, "")
+
+
+def _domain_text(e: Entry) -> str:
+    """The claim's whole domain in words (from the verdict's ``domain``)."""
+    domain = e.verdict.get("domain") or {}
+    if domain.get("kind") == "listed":
+        return "the listed positions"
+    if domain.get("kind") == "bound":
+        return f"heaps <= {domain.get('bound')}"
+    return "all positions"
 
 
 def formula_label(c: dict[str, Any]) -> str:
@@ -60,7 +73,7 @@ def formula_label(c: dict[str, Any]) -> str:
 
 def method_rows(v: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     """Each method of a verdict as ``(method, result, scope, details)``: the scope only when
-    the method proved the claim, the details followed by its figures (``stats``)."""
+    the method proved or checked the claim, the details followed by its figures (``stats``)."""
     rows = []
     for m in v.get("methods") or []:
         if not isinstance(m, dict):
@@ -69,7 +82,7 @@ def method_rows(v: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         figures = stats_text(m.get("stats"))
         if figures:
             details = f"{details} ({figures})" if details else figures
-        scope = scope_text(m.get("scope")) if m.get("status") == "proved" else "-"
+        scope = scope_text(m.get("scope")) if m.get("status") in SCOPED else "-"
         rows.append((str(m.get("method")), str(m.get("status")), scope, details))
     return rows
 
@@ -295,12 +308,9 @@ def ordered(members: list[Entry]) -> list[tuple[Entry, str]]:
 
 def _totals(members: Iterable[Entry]) -> str:
     ms = list(members)
-    counts = {s: sum(1 for e in ms if e.status == s) for s in ("proved", "refuted", "unknown")}
+    counts = {s: sum(1 for e in ms if e.status == s) for s in STATUSES}
     missed = sum(1 for e in ms if not e.met)
-    text = (
-        f"{len(ms)} claims: {counts['proved']} proved, {counts['refuted']} refuted, "
-        f"{counts['unknown']} unknown"
-    )
+    text = f"{len(ms)} claims: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES)
     return text + ("; all as expected." if not missed else f"; **{missed} not as expected**.")
 
 
@@ -310,34 +320,34 @@ def _scope_kind(e: Entry) -> str:
 
 
 def _scope_totals(members: Iterable[Entry]) -> str:
-    """How many proved claims reached each scope, strongest first."""
-    proved = [e for e in members if e.status == "proved"]
+    """How many proved or checked claims reached each scope, strongest first."""
+    scoped = [e for e in members if e.status in SCOPED]
     count = {
-        k: sum(1 for e in proved if _scope_kind(e) == k)
+        k: sum(1 for e in scoped if _scope_kind(e) == k)
         for k in ("all", "width", "bound", "listed")
     }
     return (
-        f"{count['all']} proved for all positions, {count['width']} for heaps below a bit width, "
-        f"{count['bound']} up to a bound, {count['listed']} on the listed positions."
+        f"{count['all']} proved for all positions, {count['listed']} on the listed positions; "
+        f"{count['width']} checked for heaps below a bit width, {count['bound']} up to a bound."
     )
 
 
 def _bounded_section(entries: list[Entry]) -> list[str]:
-    """The claims proved only on a bounded scope, each with why no stronger method applied."""
-    bounded = [e for e in entries if e.status == "proved" and _scope_kind(e) in ("width", "bound")]
+    """The claims checked only on a bounded scope, each with why no stronger method applied."""
+    bounded = [e for e in entries if e.status == "checked"]
     if not bounded:
         return []
     out = [
-        "## Claims proved only on a bounded scope",
+        "## Claims checked only on a bounded scope (not proved)",
         "",
-        "| claim | scope | why no method proved it for every position |",
+        "| claim | no counterexample for | why no method covers every position |",
         "|---|---|---|",
     ]
     for e in bounded:
         why = [
             f"{m.get('method')}: {m.get('detail') or m.get('status')}"
             for m in e.verdict.get("methods") or []
-            if m.get("status") != "proved"
+            if m.get("status") not in SCOPED
         ]
         out.append(
             f"| [{cell(e.id)}](claims/{e.page}) | {cell(e.scope_text())} | "
@@ -356,9 +366,10 @@ def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | No
     out = [
         "# Verification report",
         "",
-        "Every claim of the corpus with its verdict. *proved* always comes with its scope "
-        "(all positions, positions below a bit width, or up to a bound); *refuted* with a "
-        "re-checked counterexample; claims that reproduce a typo of a source text are expected "
+        "Every claim of the corpus with its verdict. *proved* means the claim's whole domain "
+        "(all positions, or the positions the claim lists); *checked* means no counterexample "
+        "in a narrower region (positions below a bit width, or up to a bound), which is not a "
+        "proof; *refuted* comes with a re-checked counterexample; claims that reproduce a typo of a source text are expected "
         "to be refuted and are listed next to "
         "their corrected claim.",
         "",
@@ -377,12 +388,12 @@ def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | No
             "",
         ]
     out += [
-        "| group | claims | proved | refuted | unknown | not as expected |",
-        "|---|---|---|---|---|---|",
+        "| group | claims | " + " | ".join(STATUSES) + " | not as expected |",
+        "|---|---|---|---|---|---|---|",
     ]
     for key in keys:
         ms = groups[key]
-        counts = [sum(1 for e in ms if e.status == s) for s in ("proved", "refuted", "unknown")]
+        counts = [sum(1 for e in ms if e.status == s) for s in STATUSES]
         anchor = _anchor(group_title(key, ms))
         out.append(
             f"| [{cell(group_title(key, ms))}](#{anchor}) | {len(ms)} | "
@@ -407,7 +418,7 @@ def index_page(entries: list[Entry], *, timings: bool, meta: dict[str, str] | No
                 name = f"{name} (typo)"
             elif label == "corrected":
                 name = f"↳ {name} (corrected)"
-            scope = e.scope_text() if e.status == "proved" else "-"
+            scope = e.shown_scope()
             out.append(
                 f"| {name} | {cell(e.claim.get('statement') or '')} | {cell(source_label(e))} | "
                 f"{verdict_cell(e)} | {cell(scope)} | {cell(', '.join(e.methods_used()) or '-')} |"

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.errors import UsageError
-from nimproof.verdict import Scope
+from nimproof.verdict import STATUSES, Scope
 
-STATUSES = ("proved", "refuted", "unknown")
+#: Statuses that come with a scope: ``proved`` (the claim's whole domain) and
+#: ``checked`` (a narrower region, no counterexample in it: not a proof).
+SCOPED = ("proved", "checked")
 MAX_RESULTS_BYTES = 200_000_000
 
 
@@ -102,7 +104,9 @@ class Entry:
 
     @property
     def met(self) -> bool:
-        return self.status == self.expect
+        """The verdict's own ``meets_expectation`` (a ``checked`` meets a bounded ``require``)."""
+        met = self.verdict.get("meets_expectation")
+        return bool(met) if isinstance(met, bool) else self.status == self.expect
 
     @property
     def tags(self) -> list[str]:
@@ -127,6 +131,10 @@ class Entry:
 
     def scope_text(self) -> str:
         return scope_text(self.verdict.get("scope"))
+
+    def shown_scope(self) -> str:
+        """The scope for a table cell: its words for ``proved`` and ``checked``, else ``-``."""
+        return self.scope_text() if self.status in SCOPED else "-"
 
     def methods_used(self) -> list[str]:
         return [str(m) for m in self.verdict.get("methods_used") or []]

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from nimproof.engines import reference
+from nimproof.engines.heap import MISERE_SPLIT_MAX_N
 from nimproof.errors import UsageError
 from nimproof.expr import evaluate_array
 from nimproof.games import (
@@ -136,8 +137,11 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
     limit = bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
     if isinstance(base.moves_spec, IntervalTakes | RelationMoves | SetTakes) and limit > 200_000:
         raise TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
-    if ctx.misere and base.splits and limit > 60:
-        raise TooLarge("misère take-and-break heaps are checked exhaustively up to n = 60")
+    if ctx.misere and base.splits and limit > MISERE_SPLIT_MAX_N:
+        raise TooLarge(
+            f"misère take-and-break heaps are checked exhaustively up to n = {MISERE_SPLIT_MAX_N} "
+            f"(the misère engine's limit), not to the {limit} asked for"
+        )
     return limit
 
 
