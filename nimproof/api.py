@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from nimproof.claims import Claim
     from nimproof.engines.move import Move
     from nimproof.miner.run import RunResult
-    from nimproof.verdict import Verdict
+    from nimproof.verdict import Requirement, Verdict
 
 __all__ = [
     "Period",
@@ -164,14 +164,7 @@ def check_claim(
     formula = str(grundy if grundy is not None else p_positions)
     if kind == "p_positions" and heaps is None:
         raise UsageError("p_positions needs heaps (the number of heaps)")
-    from nimproof.verdict import Requirement
-
-    required = None
-    if require is not None:
-        try:
-            required = Requirement.parse(require)
-        except ValueError as exc:
-            raise UsageError(f"--require: {exc}") from None
+    required = _requirement(require)
     base = Claim(
         id="check",
         kind=kind,
@@ -211,6 +204,18 @@ def check_claim(
         checks=checks,
         require=required,
     )
+
+
+def _requirement(require: str | None) -> Requirement | None:
+    """``require`` ("all", "width=W", "bound=B") read, or None; a one-line error otherwise."""
+    from nimproof.verdict import Requirement
+
+    if require is None:
+        return None
+    try:
+        return Requirement.parse(require)
+    except ValueError as exc:
+        raise UsageError(f"--require: {exc}") from None
 
 
 def _check_bounds(

@@ -132,16 +132,21 @@ def name_wrong_position(ctx: ClaimContext, cx: Counterexample) -> Counterexample
     or a condition-2 finding (a claimed value no move reaches) shows that the
     claim is wrong at the reported position *or* at a move target, not which.
     The reported position is re-checked first, then the move's target, then
-    (condition 2) its options: the first whose true value differs from the
-    claimed one is reported as a ``value`` counterexample, with the original
-    finding kept in its explanation. When none can be evaluated (too large for
-    the reference), ``cx`` is returned unchanged: its explanation already says
-    the claim is wrong at one of the positions it names.
+    (condition 2, when the position itself is within the reference's reach) its
+    options: the first whose true value differs from the claimed one is
+    reported as a ``value`` counterexample, with the original finding kept in
+    its explanation. When none can be evaluated (too large for the reference),
+    ``cx`` is returned unchanged: its explanation already says the claim is
+    wrong at one of the positions it names.
     """
     if cx.condition not in _BETWEEN or ctx.kind not in ("grundy", "p_positions"):
         return cx
+    here = _as_position(ctx, cx.position)
+    if here is None:
+        return cx
     try:
-        for position in _suspects(ctx, cx):
+        reachable = true_value(ctx, here) is not None
+        for position in _suspects(ctx, cx, here, reachable):
             named = wrong_at(ctx, position, because=cx.explanation)
             if named is not None:
                 return named
@@ -150,18 +155,15 @@ def name_wrong_position(ctx: ClaimContext, cx: Counterexample) -> Counterexample
     return cx
 
 
-def _suspects(ctx: ClaimContext, cx: Counterexample) -> Iterator[Any]:
-    """The reported position, the move's target and (condition 2) the position's options."""
-    if cx.position is None:
-        return
-    here = _as_position(ctx, cx.position)
-    if here is None:
-        return
-    yield here
+def _suspects(ctx: ClaimContext, cx: Counterexample, here: Any, reachable: bool) -> Iterator[Any]:
+    """The reported position, the move's target and (condition 2, when the reported position
+    is within the reference's reach, so that its options are too) the position's options."""
+    if reachable:
+        yield here
     target = _as_position(ctx, cx.move)
     if target is not None and target != here:
         yield target
-    if cx.condition == "condition-2":
+    if reachable and cx.condition == "condition-2":
         local = local_conditions(ctx, here)
         if local is not None:
             for suspect in local.suspects[:NAME_OPTIONS]:

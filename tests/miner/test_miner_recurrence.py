@@ -49,7 +49,7 @@ THIRD = "n // 3 if n % 3 == 0 else g[2 * (n // 3) + n % 3 - 1]"
 def test_a_recursive_definition_is_proved_to_its_bound_and_only_exhaustively() -> None:
     c = claim("grundy", "take-fraction:1/3", THIRD, {"exhaustive": {"max_n": 3000}, "z3_int": {}})
     verdict = verify_claim(c)
-    assert verdict.status == "proved"
+    assert verdict.status == "checked"
     assert verdict.scope.kind == "bound" and verdict.scope.bound == 3000
     z3 = next(m for m in verdict.methods if m.method == "z3_int")
     assert z3.status == "unknown" and "recursive" in z3.detail
@@ -112,11 +112,11 @@ def _guess(cost: float) -> Guess:
 
 def test_ranking_puts_all_positions_first_then_width_then_bound_then_simplicity() -> None:
     verdicts = [
-        {"status": "proved", "scope": {"kind": "bound", "bound": 600}},
-        {"status": "proved", "scope": {"kind": "width", "width": 32}},
+        {"status": "checked", "scope": {"kind": "bound", "bound": 600}},
+        {"status": "checked", "scope": {"kind": "width", "width": 32}},
         {"status": "proved", "scope": {"kind": "all"}},
         {"status": "refuted", "scope": {"kind": "none"}},
-        {"status": "proved", "scope": {"kind": "width", "width": 16}},
+        {"status": "checked", "scope": {"kind": "width", "width": 16}},
     ]
     costs = [1.0, 5.0, 9.0, 0.5, 2.0]
     order = sorted(range(5), key=lambda i: proof_rank(verdicts[i], _guess(costs[i])))

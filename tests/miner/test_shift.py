@@ -81,7 +81,7 @@ def test_the_mined_shift_definition_is_proved_exhaustively_and_a_wrong_one_refut
     proved = verify_claim(
         claim("grundy", "take-fraction:2/5", shift.formula, {"exhaustive": {"max_n": 3000}})
     )
-    assert proved.status == "proved" and proved.scope.bound == 3000
+    assert proved.status == "checked" and proved.scope.bound == 3000
     wrong = shift.formula.replace("2 * (n // 5) + 1", "2 * (n // 5) + 2")
     refuted = verify_claim(
         claim("grundy", "take-fraction:2/5", wrong, {"exhaustive": {"max_n": 3000}})

@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
+from nimproof.claims import Claim
 from nimproof.methods import ORDER
 from nimproof.provers import verify_claim
+from nimproof.verdict import Verdict
 from tests.conftest import assert_refutation_holds, claim
 from tests.provers.false_claims import (
     FAR_FALSE,
@@ -60,7 +62,9 @@ def _options(method: str, case: FalseCase) -> dict[str, Any]:
 def test_no_registered_method_proves_a_false_claim(case: FalseCase, method: str) -> None:
     c = replace(case.claim, checks={method: _options(method, case)})
     verdict = verify_claim(c, timeout=120, only_named=True)
-    assert verdict.status != "proved", (method, verdict)
+    # Each case is wrong at small positions, inside every method's region: neither a proof
+    # nor a clean bounded check is acceptable.
+    assert verdict.status not in ("proved", "checked"), (method, verdict)
     if method in case.refuted_by:
         assert_refutation_holds(c, verdict)
 
@@ -82,7 +86,8 @@ def test_mutant_failing_only_beyond_2_32_or_2_64_is_never_proved_past_its_scope(
     if method == "exhaustive":
         opts.pop("max_n" if c.kind == "p_positions" else "max_heap")
     verdict = verify_claim(replace(c, checks={method: opts}), timeout=120, only_named=True)
-    if verdict.status == "proved":
+    assert verdict.status != "proved", (method, verdict)
+    if verdict.status == "checked":
         scope = verdict.scope
         assert scope.kind in ("width", "bound"), (method, verdict)
         limit = (1 << scope.width) - 1 if scope.kind == "width" else scope.bound
@@ -93,6 +98,49 @@ def test_mutant_failing_only_beyond_2_32_or_2_64_is_never_proved_past_its_scope(
         assert cx is not None and cx.rechecked
         far = cx.position if isinstance(cx.position, int) else max(cx.position)
         assert far >= 2 ** (bits - 1), cx
+
+
+def _default_run(c: Claim) -> Verdict:
+    """``c`` decided as a user's claim is: no checks named, every default method."""
+    verdict = verify_claim(c, timeout=30)
+    assert verdict.status != "proved", verdict
+    return verdict
+
+
+#: Every sixth case of the suite and every far mutant (``make test-all``: every case).
+DEFAULT_SAMPLE = CASES[::6]
+
+
+@pytest.mark.parametrize("case", DEFAULT_SAMPLE, ids=[c.id for c in DEFAULT_SAMPLE])
+def test_a_false_claim_run_with_default_options_is_never_proved(case: FalseCase) -> None:
+    verdict = _default_run(case.claim)
+    if verdict.status == "refuted":
+        assert_refutation_holds(case.claim, verdict)
+
+
+@pytest.mark.parametrize(
+    ("c", "bits"), list(zip(FAR_CASES, FAR_BITS, strict=True)), ids=[c.id for c in FAR_CASES]
+)
+def test_a_far_mutant_run_with_default_options_is_never_proved(c: Claim, bits: int) -> None:
+    """Refuted far away (by a re-checked counterexample), or checked on a region below it."""
+    verdict = _default_run(c)
+    if verdict.status == "refuted":
+        cx = verdict.counterexample
+        assert cx is not None and cx.rechecked
+        far = cx.position if isinstance(cx.position, int) else max(cx.position)
+        assert far >= 2 ** (bits - 1), cx
+    elif verdict.status == "checked":
+        scope = verdict.scope
+        limit = (1 << (scope.width or 0)) - 1 if scope.kind == "width" else scope.bound
+        assert limit is not None and limit < 2 ** (bits - 1), verdict
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_every_false_claim_run_with_default_options_is_never_proved(case: FalseCase) -> None:
+    verdict = _default_run(case.claim)
+    if verdict.status == "refuted":
+        assert_refutation_holds(case.claim, verdict)
 
 
 def test_every_case_names_only_registered_methods() -> None:

@@ -13,18 +13,21 @@ from nimproof.claims.model import Claim, Source
 from nimproof.cli.main import main
 from nimproof.reports import write_reports
 from nimproof.reports.results import page_names
-from nimproof.verdict import Counterexample, MethodResult, Scope, Verdict
+from nimproof.verdict import Counterexample, MethodResult, Requirement, Scope, Verdict
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _entry(claim: Claim, methods: list[MethodResult], seconds: float = 1.0) -> dict[str, Any]:
-    verdict = Verdict.combine(claim.id, methods, claim.expect, seconds)
+    verdict = Verdict.combine(
+        claim.id, methods, claim.expect, seconds, claim.require, domain=claim.domain()
+    )
     return {"claim": claim.to_json(), "verdict": verdict.to_json()}
 
 
 def _results(seconds: float = 1.0) -> list[dict[str, Any]]:
-    """A small corpus: proved, a typo and its twin, unknown, periodic, mined, sourceless."""
+    """A small corpus: proved, a typo and its twin, unknown, periodic, mined, and a sourceless
+    claim checked below 2^64 (its pinned requirement)."""
     seed003 = Source(
         seed="003_265543a1474a87c2.txt",
         section="Утверждение 4",
@@ -97,6 +100,7 @@ def _results(seconds: float = 1.0) -> list[dict[str, Any]]:
     other = Claim(
         id="lonely",
         kind="identity",
+        require=Requirement("width", 64),
         statement="x xor x = 0.",
         variables=("x",),
         formula="(x ^ x) == 0",
@@ -193,8 +197,13 @@ def test_index_lists_every_claim_grouped_by_seed_then_mined_then_others(report: 
         index.index(h) for h in ("## Seed 000", "## Seed 003", "## Mined claims", "## Other claims")
     ]
     assert order == sorted(order)
-    assert "**Overall:** 7 claims: 5 proved, 1 refuted, 1 unknown; **1 not as expected**." in index
-    assert "3 claims: 2 proved, 1 refuted, 0 unknown; all as expected." in index  # seed 000
+    assert (
+        "**Overall:** 7 claims: 4 proved, 1 checked, 1 refuted, 1 unknown; **1 not as expected**."
+        in index
+    )
+    assert "3 claims: 2 proved, 0 checked, 1 refuted, 0 unknown; all as expected." in index
+    assert "## Claims checked only on a bounded scope (not proved)" in index
+    assert "| [lonely](claims/lonely.md) | each variable < 2^64 |" in index
     assert "| **unknown** (expected proved) |" in index
 
 
@@ -216,7 +225,7 @@ def test_a_proved_page_shows_statement_formula_source_verdict_and_method_figures
     assert "> Функция Шпрага-Гранди ... имеет вид: g(m) = m." in page
     assert "**proved** — for all positions (as the file expects)." in page
     assert (
-        "| exhaustive | proved | each heap <= 10000 | heaps 0..10000 (positions = 10001) |" in page
+        "| exhaustive | checked | each heap <= 10000 | heaps 0..10000 (positions = 10001) |" in page
     )
     assert "conflicts = 3" in page
     assert "time = " not in page  # time figures live in timings.md only
@@ -265,6 +274,20 @@ def test_html_pages_share_one_stylesheet_instead_of_repeating_it(report: Path) -
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert '<link rel="stylesheet" href="../report.css">' in text and "<style>" not in text
+
+
+def test_a_checked_claim_reads_checked_in_its_own_colour_never_proved(report: Path) -> None:
+    index = (report / "index.html").read_text(encoding="utf-8")
+    row = next(line for line in index.splitlines() if 'data-id="lonely"' in line)
+    assert 'data-status="checked"' in row and '<span class="checked">checked</span>' in row
+    assert "proved" not in row
+    assert '<span class="checked">1 checked</span>' in index
+    assert '<option value="checked">checked</option>' in index
+    assert ".checked{" in (report / "report.css").read_text(encoding="utf-8")
+    page = _page(report, "lonely")
+    assert "**checked** — no counterexample for each variable < 2^64; not a proof for all " in page
+    html = (report / "claims" / "lonely.html").read_text(encoding="utf-8")
+    assert '<p class="verdict checked">' in html
 
 
 def test_the_index_links_the_mined_page_only_when_it_is_there(tmp_path: Path) -> None:

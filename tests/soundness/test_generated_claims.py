@@ -7,8 +7,9 @@ first wherever it applies, as it does for every user's claim). The verdict
 is judged with the independent truth reference (never with nimproof's
 engines):
 
-* ``proved``: no method saw a counterexample, and the scope does not contain
-  the position where the truth reference says the claim is wrong;
+* ``proved`` never (the claim is false on its domain);
+* ``checked``: no method saw a counterexample, and the region does not
+  contain the position where the truth reference says the claim is wrong;
 * ``refuted``: the counterexample is re-checked and really shows the claim
   wrong (the value there, a move joining equal values, a mex that fails, an
   undefined formula, a broken period);
@@ -66,13 +67,25 @@ def test_sample_of_false_claims(case: SoundCase, method: str) -> None:
     judge(case, verify_claim(case.with_checks(method), timeout=60))
 
 
+@pytest.mark.parametrize("case", FAST, ids=[c.id for c in FAST])
+def test_sample_of_false_claims_with_default_options(case: SoundCase) -> None:
+    """As a user runs a claim: no checks named, every default method."""
+    judge(case, verify_claim(case.claim, timeout=30))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ALL, ids=[c.id for c in ALL])
+def test_every_false_claim_with_default_options(case: SoundCase) -> None:
+    judge(case, verify_claim(case.claim, timeout=30))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("case", "method"), _runs(ALL, one_method=False))
 def test_every_false_claim(case: SoundCase, method: str, record_property: Any) -> None:
     verdict = verify_claim(case.with_checks(method), timeout=60)
     # For the suite's tally (``--junitxml``): what each run ended as.
     record_property("status", verdict.status)
-    record_property("scope", verdict.scope.kind if verdict.status == "proved" else "")
+    record_property("scope", verdict.scope.kind if verdict.status == "checked" else "")
     record_property("where", case.where)
     judge(case, verdict)
 
@@ -80,9 +93,10 @@ def test_every_false_claim(case: SoundCase, method: str, record_property: Any) -
 def judge(case: SoundCase, verdict: Verdict) -> None:
     """Fail if the verdict proves the claim where it is wrong or refutes it wrongly."""
     seen = [m for m in verdict.methods if m.counterexample is not None]
-    if verdict.status == "proved":
-        assert not seen, f"proved although a method saw a counterexample: {verdict}"
-        assert not covers(verdict.scope, case), f"proved over {case.wrong!r}: {verdict}"
+    assert verdict.status != "proved", f"a false claim proved: {verdict}"
+    if verdict.status == "checked":
+        assert not seen, f"checked although a method saw a counterexample: {verdict}"
+        assert not covers(verdict.scope, case), f"checked over {case.wrong!r}: {verdict}"
     elif verdict.status == "refuted":
         cx = verdict.counterexample
         assert cx is not None and cx.rechecked, verdict
