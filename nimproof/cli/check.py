@@ -127,7 +127,7 @@ def print_verdict(verdict: Verdict, claim: Claim) -> None:
             markup=False,
             soft_wrap=True,
         )
-    if not verdict.scope_met:
+    if verdict.status == "checked" and not verdict.scope_met:
         console.print(
             f"  required scope not reached: {verdict.shortfall()}", markup=False, soft_wrap=True
         )

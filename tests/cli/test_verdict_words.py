@@ -81,6 +81,17 @@ def test_a_refuted_claim_exits_1_and_names_the_wrong_position(
     assert "position: 4" in out and "claimed: 4" in out and "true: 0" in out
 
 
+def test_a_half_heap_claim_wrong_only_at_5000_is_refuted_at_5000(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The known bug: the move 5002 -> 5000 was reported at 5002, where the claim is right."""
+    formula = "(n >> (trailing_ones(n) + 1)) if n != 5000 else 2501"
+    code, out = run(["check", "--game", "half-heap", "--grundy", formula], capsys)
+    assert code == 1 and out.startswith("REFUTED"), out
+    assert "position: 5000" in out and "claimed: 2501" in out and "true: 2500" in out, out
+    assert "what fails: the claimed value differs from the true value" in out
+
+
 def test_a_plugin_game_takes_max_size_like_table_and_refuses_other_bounds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
