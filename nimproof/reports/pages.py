@@ -12,7 +12,7 @@ from typing import Any
 
 from nimproof.reports.results import SCOPED, Entry, scope_text
 from nimproof.reports.text import cell, code, counterexample_words, formula_latex, show, stats_text
-from nimproof.verdict import STATUSES
+from nimproof.verdict import STATUSES, Domain, DomainKind
 
 KIND_WORDS = {
     "grundy": "Grundy function",
@@ -55,13 +55,10 @@ def established(e: Entry) -> str:
 
 
 def _domain_text(e: Entry) -> str:
-    """The claim's whole domain in words (from the verdict's ``domain``)."""
-    domain = e.verdict.get("domain") or {}
-    if domain.get("kind") == "listed":
-        return "the listed positions"
-    if domain.get("kind") == "bound":
-        return f"heaps <= {domain.get('bound')}"
-    return "all positions"
+    """The claim's whole domain in words (:meth:`Domain.describe` of the verdict's ``domain``)."""
+    raw = e.verdict.get("domain") or {}
+    kinds: dict[Any, DomainKind] = {"listed": "listed", "bound": "bound"}
+    return Domain(kinds.get(raw.get("kind"), "all"), raw.get("bound"), raw.get("size")).describe()
 
 
 def formula_label(c: dict[str, Any]) -> str:
