@@ -34,15 +34,12 @@ from nimproof.games import HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import move_count_bound
-from nimproof.provers.recheck import HEAP_TABLE_BUDGET
+from nimproof.provers.recheck import reference_heap_value
 from nimproof.provers.solving import Undecided
 from nimproof.verdict import Counterexample, MethodResult, Status
 
 #: Most options enumerated to decide the local conditions at one position.
 MAX_OPTIONS = 2_000_000
-#: Most work (roughly, set insertions) spent on one reference heap table: the re-checks' one
-#: budget, so that a position the re-check reached can also be named.
-TABLE_BUDGET = HEAP_TABLE_BUDGET
 #: Most options whose true value is looked up to name a wrong position.
 NAME_OPTIONS = 2000
 
@@ -272,26 +269,9 @@ def claimed_at(ctx: ClaimContext, position: Any) -> Any:
     return formula_at(ctx, position)
 
 
-def heap_value(game: HeapGame, n: int, deadline: float) -> int | None:
-    """The reference value of one heap of a normal-play ``game``, or None beyond the budget."""
-    from nimproof.engines import reference
-    from nimproof.provers.recheck import heap_cost
-
-    if heap_cost(game, n) > TABLE_BUDGET:
-        return None
-    table = _TABLES.get(game.spec)
-    if table is None or len(table) <= n:
-        # Grow geometrically (within the budget) so that many look-ups cost one table.
-        size = max(n, 2 * len(table)) if table else n
-        while size > n and heap_cost(game, size) > TABLE_BUDGET:
-            size = (size + n) // 2
-        table = reference.heap_table(game, size, check=lambda: dl.check(deadline, "re-checking"))
-        _TABLES[game.spec] = table
-    return table[n]
-
-
-#: Reference heap tables computed for re-checks, by game spec (one per game, the longest).
-_TABLES: dict[str, list[int]] = {}
+#: The reference value of one heap of a normal-play game, or None beyond the budget
+#: (one cache of reference tables, shared with every re-check).
+heap_value = reference_heap_value
 
 
 def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:

@@ -81,7 +81,30 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
         if base.splits:
             return None if n > MISERE_SPLIT_MAX_N else reference.value(game, n, check=check)
         return reference.misere_heap_table(base, n, check=check)[n]
-    return reference.heap_table(base, n, check=check)[n]
+    return reference_heap_value(base, n, ctx.deadline)
+
+
+def reference_heap_value(game: HeapGame, n: int, until: float) -> int | None:
+    """The reference value of heap ``n`` of a normal-play ``game``, or None beyond
+    :data:`HEAP_TABLE_BUDGET`; the work stops at the deadline ``until`` (:class:`TimeUp`).
+
+    Tables are kept, one per game (the longest), and grown geometrically within the
+    budget, so that the many look-ups of one claim's re-checks cost one table."""
+    if heap_cost(game, n) > HEAP_TABLE_BUDGET:
+        return None
+    table = _TABLES.get(game.spec)
+    if table is None or len(table) <= n:
+        size = max(n, 2 * len(table)) if table else n
+        while size > n and heap_cost(game, size) > HEAP_TABLE_BUDGET:
+            size = (size + n) // 2
+        check = lambda: deadline.check(until, "re-checking")  # noqa: E731
+        table = reference.heap_table(game, size, check=check)
+        _TABLES[game.spec] = table
+    return table[n]
+
+
+#: Reference heap tables computed for re-checks, by game spec (one per game, the longest).
+_TABLES: dict[str, list[int]] = {}
 
 
 def position_count(game: Game, position: Sequence[int]) -> float:
