@@ -193,6 +193,7 @@ def check_claim(
         checks["exhaustive"] = {("max_size" if plugin else "max_heap"): bound}
         if width or not plugin:  # runs only when no method proves every position
             checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
+    checks["hunt"] = {}  # last: the rest of the time goes to looking for a counterexample
     return Claim(
         id="check",
         kind=kind,

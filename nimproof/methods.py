@@ -120,6 +120,13 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "none",
         "random search with shrinking: refutes, never proves",
     ),
+    ProofMethod(
+        "hunt",
+        "nimproof.provers.hunt",
+        "width",
+        "the rest of the claim's time: engine tables, exhaustive boxes, z3 widths to 256 bits "
+        "and structured far positions, grown until the deadline; states the region covered",
+    ),
 )
 
 #: The registered names, strongest first: the order in which a claim's checks run.

@@ -58,11 +58,14 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     checks = named or dict(DEFAULT_CHECKS[ctx.kind])
     if ctx.kind in ("value", "sequence"):
         checks.setdefault("reference", {})
-    from nimproof.provers import periodic_table
+    from nimproof.provers import hunt, periodic_table
 
     if not named and periodic_table.applies(ctx):
         # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
+    if not named and hunt.applies(ctx):
+        # ... and the hunt, which spends the rest of its time looking for a counterexample.
+        checks.setdefault(hunt.NAME, {})
     return checks
 
 
