@@ -27,12 +27,16 @@ from nimproof.provers.context import ClaimContext
 from nimproof.provers.deadline import TimeUp
 from nimproof.provers.hunt import far
 from nimproof.provers.hunt.common import Budget, constants, exponent_from, predict, result
-from nimproof.verdict import MethodResult, Scope
+from nimproof.verdict import Counterexample, MethodResult, Scope
 
 #: Widest z3 width tried (the widths double from the smallest that holds the constants).
 MAX_WIDTH = 256
 #: The first box, and the share of the budget the far positions may use.
 FIRST_BOX = 15
+FIRST_PLUGIN_BOX = 7
+#: Most positions in one exhaustive box (memory: the whole-array checks hold several
+#: arrays of this many entries).
+BOX_POSITIONS = 1 << 22
 FAR_SHARE = 0.25
 
 
@@ -54,13 +58,16 @@ class Progress:
 
 def hunt(ctx: ClaimContext, budget: Budget, options: Mapping[str, Any]) -> MethodResult:
     """Search the claim's positions (see the module docstring) until the budget ends."""
+    from nimproof.provers import _auto_witness  # the family's built-in witness, for z3
+
     done = Progress()
-    ctx = replace(ctx, deadline=budget.stop)  # every phase stops at the budget, not later
+    # Every phase stops at the budget, not later.
+    ctx = replace(_auto_witness(ctx), deadline=budget.stop)
     plugin = isinstance(ctx.game, PluginGame)
     key = "max_size" if plugin else "max_total" if ctx.staircase else "max_heap"
     done.measure = "size" if plugin else "total" if ctx.staircase else "heap"
     cap = int(options.get(key, options.get("max_heap", 1 << 30)))
-    found = _box(ctx, budget, key, min(FIRST_BOX, cap), done)
+    found = _box(ctx, budget, key, min(FIRST_PLUGIN_BOX if plugin else FIRST_BOX, cap), done)
     if found is None and not plugin:
         found = _far(ctx, budget, done)
         found = found or _widths(ctx, budget, int(options.get("max_width", MAX_WIDTH)), done)
@@ -111,11 +118,13 @@ def _grow_boxes(
 ) -> MethodResult | None:
     history: list[tuple[float, float]] = []
     b = max(done.box, 3)
-    dims = (ctx.heap_count or 2) + 1
+    heaps = ctx.heap_count or 1
     while b < cap:
         nxt = min(cap, 2 * b + 1)
+        if (nxt + 1) ** heaps > BOX_POSITIONS:
+            break
         step = (
-            predict(history[-1][1], history[-1][0], nxt, exponent_from(history, dims))
+            predict(history[-1][1], history[-1][0], nxt, exponent_from(history, heaps + 1))
             if history
             else 0.0
         )
@@ -172,3 +181,19 @@ def _widths(ctx: ClaimContext, budget: Budget, top: int, done: Progress) -> Meth
         done.width = w
         w = top if w < top < 2 * w else 2 * w
     return None
+
+
+def _decide_candidate(ctx: ClaimContext, budget: Budget, cx: Counterexample) -> Counterexample:
+    """z3's unconfirmed point decided exactly (:func:`.far.decide`), at the point and at the
+    move's target; the candidate itself when neither re-checks."""
+    points = [cx.position, cx.move]
+    for point in points:
+        if not isinstance(point, tuple | list):
+            continue
+        try:
+            found = far.decide(ctx, tuple(int(x) for x in point), budget.stop)
+        except TimeUp:
+            break
+        if found is not None:
+            return found
+    return cx

@@ -29,7 +29,7 @@ from nimproof.provers.hunt.common import Budget, exponent_from, predict, result
 from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
 
 #: The first table the hunt computes, and the factor it grows by.
-FIRST_N = 1023
+FIRST_N = 15
 GROWTH = 4
 #: Work (roughly, set insertions) allowed to the reference cross-check of the engine's table.
 CROSS_CHECK_WORK = 2e6
