@@ -58,11 +58,9 @@ class Progress:
 
 def hunt(ctx: ClaimContext, budget: Budget, options: Mapping[str, Any]) -> MethodResult:
     """Search the claim's positions (see the module docstring) until the budget ends."""
-    from nimproof.provers import _auto_witness  # the family's built-in witness, for z3
-
     done = Progress()
-    # Every phase stops at the budget, not later.
-    ctx = replace(_auto_witness(ctx), deadline=budget.stop)
+    # The family's built-in witness (for z3); every phase stops at the budget, not later.
+    ctx = replace(_with_witness(ctx), deadline=budget.stop)
     plugin = isinstance(ctx.game, PluginGame)
     key = "max_size" if plugin else "max_total" if ctx.staircase else "max_heap"
     done.measure = "size" if plugin else "total" if ctx.staircase else "heap"
@@ -77,6 +75,15 @@ def hunt(ctx: ClaimContext, budget: Budget, options: Mapping[str, Any]) -> Metho
     if done.box < 0 and not done.width:
         return result("unknown", detail="; ".join(done.notes) or "nothing could be checked")
     return result("proved", done.scope(ctx.heaps), _detail(done), stats=_stats(done))
+
+
+def _with_witness(ctx: ClaimContext) -> ClaimContext:
+    """``ctx`` with its family's built-in winning-move witness when it names none."""
+    from nimproof import provers
+
+    named = getattr(provers, "auto_witness", None) or provers._auto_witness
+    out: ClaimContext = named(ctx)
+    return out
 
 
 def _detail(done: Progress) -> str:

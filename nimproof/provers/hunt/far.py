@@ -36,7 +36,6 @@ import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import HeapGame, IntervalTakes
 from nimproof.provers import evidence, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import is_move
@@ -94,11 +93,7 @@ def nim_sum_value(ctx: ClaimContext, position: Sequence[int]) -> int | None:
     """The value of a normal-play sum of Nim heaps (a heap of ``n`` is worth ``n``:
     its options are the heaps ``0..n-1``), or None for any other game."""
     game = ctx.game
-    if game is None or game.misere or ctx.kind not in ("p_positions", "grundy"):
-        return None
-    base = game.normal
-    spec = base.moves_spec
-    if not isinstance(base, HeapGame) or not isinstance(spec, IntervalTakes) or not spec.any_number:
+    if game is None or game.misere or game.spec != "nim":
         return None
     out = 0
     for x in position:
