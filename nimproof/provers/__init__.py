@@ -64,8 +64,9 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
         # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
     if not named and hunt.applies(ctx):
-        # ... and the hunt, which spends the rest of its time looking for a counterexample.
-        checks.setdefault(hunt.NAME, {})
+        # ... and the hunt, for at most FILE_SECONDS (a corpus run stays bounded; ``check``
+        # gives it the rest of the claim's time).
+        checks.setdefault(hunt.NAME, {"timeout": hunt.FILE_SECONDS})
     return checks
 
 

@@ -30,6 +30,10 @@ from nimproof.provers.hunt import boxes, tables
 from nimproof.provers.hunt.common import NAME, Budget, result
 from nimproof.verdict import MethodResult
 
+#: Seconds the hunt gets on a claim from a file that names no method (so that ``verify``
+#: over a corpus stays bounded); ``nimproof check`` gives it the rest of the claim's time.
+FILE_SECONDS = 30.0
+
 
 class Options(TypedDict, total=False):
     """Options of the ``hunt`` method in ``[claim.checks]`` (all optional)."""
@@ -68,4 +72,4 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     return replace(out, seconds=time.monotonic() - t0)
 
 
-__all__ = ["NAME", "Options", "applies", "run"]
+__all__ = ["FILE_SECONDS", "NAME", "Options", "applies", "run"]
