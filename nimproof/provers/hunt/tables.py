@@ -25,7 +25,7 @@ from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.provers import evidence, recheck
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.hunt.common import Budget, exponent_from, predict, result
+from nimproof.provers.hunt.common import Budget, exponent_from, result
 from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
 
 #: The first table the hunt computes, and the factor it grows by.
@@ -53,25 +53,26 @@ def hunt(ctx: ClaimContext, budget: Budget, max_n: int | None) -> MethodResult:
         return result("unknown", detail=f"no single-heap engine: {exc}")
     limit = min(plan.limit, max_n if max_n is not None else plan.limit)
     n, checked, table = min(FIRST_N, limit), -1, np.zeros(0, dtype=np.int64)
-    history: list[tuple[float, float]] = []
-    cross = ""
+    history: list[tuple[float, float]] = []  # (heaps, seconds spent on tables so far)
+    reach, cross, spent = _reference_reach(ctx), "", 0.0
     while True:
         t0 = time.monotonic()
         table = grundy_table(game, n, prefix=table)
-        if not cross:
-            cross = _cross_check(ctx, table)
-            if cross.startswith("differs"):
-                return result("unknown", detail=f"{plan.engine} engine and reference {cross}")
         found = _first_difference(ctx, table, checked + 1)
+        spent += time.monotonic() - t0
         if found is not None:
             return _refute(ctx, found, table, checked, plan.engine)
         checked = n
-        history.append((n, time.monotonic() - t0))
-        nxt = min(limit, GROWTH * n + GROWTH - 1)
-        step = predict(history[-1][1], n, nxt, exponent_from(history, 2.0))
-        if nxt <= n or not budget.fits(step):
+        if not cross and n >= reach:  # once, as soon as the table covers what the reference reaches
+            cross = _cross_check(ctx, table, reach)
+        history.append((n, spent))
+        nxt = next_size(history, limit, budget.left())
+        if nxt is None or cross.startswith("differs"):
             break
         n = nxt
+    cross = cross or _cross_check(ctx, table, checked)
+    if cross.startswith("differs"):
+        return result("unknown", detail=f"{plan.engine} engine and reference {cross}")
     scope = Scope("bound", bound=checked, measure="heap", heaps=ctx.heaps)
     why = "the engine's limit" if checked >= limit else "the time limit"
     detail = (
@@ -79,6 +80,19 @@ def hunt(ctx: ClaimContext, budget: Budget, max_n: int | None) -> MethodResult:
         f"the search stopped at {why}"
     )
     return result("proved", scope, detail, stats={"heaps": checked + 1, "engine": plan.engine})
+
+
+def next_size(history: list[tuple[float, float]], limit: int, left: float) -> int | None:
+    """The largest table the next step can reach in ``left`` seconds (at most :data:`GROWTH`
+    times the last, at most ``limit``), by the cost model ``seconds = c * heaps**e`` fitted to
+    the steps so far (``e`` measured on the last two, 2 while they are too short to time);
+    None when no step of at least a quarter more heaps fits."""
+    n, spent = history[-1]
+    e = exponent_from(history, 2.0)
+    c = max(spent, 1e-3) / n**e
+    reach = (n**e + 0.8 * left / c) ** (1 / e)
+    nxt = int(min(limit, GROWTH * n + GROWTH - 1, reach))
+    return nxt if nxt >= n + max(1, n // 4) else None
 
 
 def _claimed(ctx: ClaimContext, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
@@ -119,16 +133,24 @@ def _exact(ctx: ClaimContext, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
     return values, undefined
 
 
-def _cross_check(ctx: ClaimContext, table: np.ndarray) -> str:
-    """Compare the engine's table with the reference implementation on the heaps it reaches
-    within :data:`CROSS_CHECK_WORK`: "agrees with the reference up to heap R" or "differs at n"."""
+def _reference_reach(ctx: ClaimContext) -> int:
+    """The largest heap the reference cross-check reaches within :data:`CROSS_CHECK_WORK`."""
+    base = ctx.heap_game
+    assert base is not None
+    r = 1 << 20
+    while r > 16 and recheck.heap_cost(base, r) > CROSS_CHECK_WORK:
+        r //= 2
+    return r
+
+
+def _cross_check(ctx: ClaimContext, table: np.ndarray, r: int) -> str:
+    """Compare the engine's table with the reference implementation on heaps ``0..r``:
+    "same as the reference to heap r" or "differs at heap n"."""
     base = ctx.heap_game
     assert base is not None
     if ctx.misere and base.splits:
         return "misère positions evaluated whole"
-    r = len(table) - 1
-    while r > 16 and recheck.heap_cost(base, r) > CROSS_CHECK_WORK:
-        r //= 2
+    r = min(r, len(table) - 1)
     ref = reference.misere_heap_table(base, r) if ctx.misere else reference.heap_table(base, r)
     bad = recheck.table_mismatch(table[: r + 1], ref)
     return f"differs at heap {bad}" if bad is not None else f"same as the reference to heap {r}"
