@@ -156,6 +156,9 @@ def _far(ctx: ClaimContext, budget: Budget, done: Progress) -> MethodResult | No
     h = ctx.heap_count
     if h is None or ctx.kind not in ("p_positions", "grundy") or ctx.formula is None:
         return None
+    if not far.decidable(ctx):
+        done.notes.append("no exact method decides large positions of this game")
+        return None
     stop = budget.until(FAR_SHARE)
     near, remote = far.values(constants(ctx))
     for position in far.positions(h, near, remote):

@@ -101,6 +101,21 @@ def nim_sum_value(ctx: ClaimContext, position: Sequence[int]) -> int | None:
     return out
 
 
+def decidable(ctx: ClaimContext) -> bool:
+    """True when large positions of the claim's game can be decided here (a sum of Nim
+    heaps, or a game with symbolic moves for z3)."""
+    h = ctx.heap_count or 0
+    if h == 0:
+        return False
+    if nim_sum_value(ctx, (0,) * h) is not None:
+        return True
+    try:
+        multi_game(with_heaps(ctx, h), 8)
+    except Unsupported:
+        return False
+    return True
+
+
 def decide(ctx: ClaimContext, position: tuple[int, ...], stop: float) -> Counterexample | None:
     """A re-checked counterexample at ``position`` (or at a move from it), or None."""
     if max(position) < SMALL:
