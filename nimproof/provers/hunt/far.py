@@ -47,6 +47,8 @@ POWERS = 64
 #: Random large heaps added to the values, and seconds one z3 query may take.
 RANDOM_VALUES = 8
 QUERY_SECONDS = 5.0
+#: Most positions made of the formula's own constants (beyond it, a random sample of them).
+NEAR_TUPLES = 100_000
 #: Values below which the reference decides a position directly.
 SMALL = 64
 
@@ -74,15 +76,17 @@ def positions(h: int, near: list[int], far: list[int], seed: int = 0) -> Iterato
     largest first), then tuples with one ``far`` value among ``near`` ones, then random
     tuples of all the values. Each position is given once."""
     seen: set[tuple[int, ...]] = set()
-    first = sorted(
-        itertools.product(near, repeat=h), key=lambda p: (len(set(p)), -max(p), -sum(p), p)
-    )
     rng = random.Random(seed)
+    if len(near) ** h <= NEAR_TUPLES:
+        pool: Any = itertools.product(near, repeat=h)
+    else:  # too many to list: a sample of them
+        pool = (tuple(rng.choice(near) for _ in range(h)) for _ in range(NEAR_TUPLES))
+    first = sorted(set(pool), key=lambda p: (len(set(p)), -max(p), -sum(p), p))
     mixed = (
         tuple(rng.choice(near) if j != i else x for j in range(h)) for x in far for i in range(h)
     )
-    pool = near + far
-    wild = (tuple(rng.choice(pool) for _ in range(h)) for _ in itertools.count())
+    every = near + far
+    wild = (tuple(rng.choice(every) for _ in range(h)) for _ in itertools.count())
     for p in itertools.chain(first, mixed, wild):
         if p not in seen:
             seen.add(p)
