@@ -31,6 +31,9 @@ from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
 #: The first table the hunt computes, and the factor it grows by.
 FIRST_N = 15
 GROWTH = 4
+#: The share of the time left that the next table is planned to use (kernels cannot be
+#: interrupted, and a shared machine's speed varies).
+SAFETY = 0.6
 #: Work (roughly, set insertions) allowed to the reference cross-check of the engine's table.
 CROSS_CHECK_WORK = 2e6
 
@@ -90,7 +93,7 @@ def next_size(history: list[tuple[float, float]], limit: int, left: float) -> in
     n, spent = history[-1]
     e = exponent_from(history, 2.0)
     c = max(spent, 1e-3) / n**e
-    reach = (n**e + 0.8 * left / c) ** (1 / e)
+    reach = (n**e + SAFETY * left / c) ** (1 / e)
     nxt = int(min(limit, GROWTH * n + GROWTH - 1, reach))
     return nxt if nxt >= n + max(1, n // 4) else None
 
