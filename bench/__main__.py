@@ -79,7 +79,7 @@ def hunt_table(out: Console, err: Console) -> None:
     """Issue 18's examples with default options: time to refute, region checked per second."""
     err.print("running the hunt examples (default timeout 120 s each) ...", style="dim")
     table = Table(title="the hunt (nimproof check, default options)", title_justify="left")
-    for col in ("claim", "status", "time", "position", "region checked", "rate"):
+    for col in ("claim", "status", "by", "time", "position", "region checked", "rate"):
         table.add_column(col, justify="right" if col in ("time", "rate") else "left")
     for row in run_hunt_benchmarks():
         position = "-" if row.position is None else str(row.position)

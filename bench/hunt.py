@@ -105,6 +105,7 @@ class HuntRow:
 
     label: str
     status: str
+    by: str
     seconds: float
     position: Any
     region: str
@@ -139,6 +140,7 @@ def run_hunt_benchmarks(timeout: float = 120.0) -> list[HuntRow]:
             HuntRow(
                 example.label,
                 str(verdict.status),
+                ", ".join(verdict.methods_used()) if verdict.status == "refuted" else "hunt",
                 seconds,
                 cx.position if cx is not None else None,
                 region,
