@@ -1,7 +1,8 @@
 """``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed.
 
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
-``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones.
+``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones, ``--hunt``
+only the hunt's examples and the share of formulas in the WS1S fragment.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
+from bench.hunt import run_hunt_benchmarks, ws1s_share
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
@@ -73,6 +75,31 @@ def evaluation_table(out: Console, err: Console) -> None:
     out.print(table)
 
 
+def hunt_table(out: Console, err: Console) -> None:
+    """Issue 18's examples with default options: time to refute, region checked per second."""
+    err.print("running the hunt examples (default timeout 120 s each) ...", style="dim")
+    table = Table(title="the hunt (nimproof check, default options)", title_justify="left")
+    for col in ("claim", "status", "by", "time", "position", "region checked", "rate"):
+        table.add_column(col, justify="right" if col in ("time", "rate") else "left")
+    for row in run_hunt_benchmarks():
+        position = "-" if row.position is None else str(row.position)
+        table.add_row(
+            row.label,
+            row.status,
+            _fmt_time(row.seconds),
+            position,
+            row.region or "-",
+            row.rate or "-",
+        )
+    out.print(table)
+    compiled, total, reasons = ws1s_share()
+    out.print(
+        f"WS1S fragment: {compiled} of {total} soundness-suite formulas compile ({compiled / total:.0%})"
+    )
+    for why, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        out.print(f"  {count} not compiled: {why}")
+
+
 def main() -> int:
     """Run the benchmarks in :data:`BENCHMARKS` and report them."""
     out = Console(highlight=False, width=max(170, Console().width))
@@ -84,6 +111,9 @@ def main() -> int:
         return 0
     if "--evaluation" in sys.argv[1:]:
         evaluation_table(out, err)
+        return 0
+    if "--hunt" in sys.argv[1:]:
+        hunt_table(out, err)
         return 0
     started = time.perf_counter()
     results: list[Result] = []
@@ -153,6 +183,7 @@ def main() -> int:
             str(row.stats.get("solver_calls", "-")),
         )
     out.print(vtable)
+    hunt_table(out, err)
     evaluation_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")
     starts = run_startup_benchmarks()

@@ -193,6 +193,7 @@ def check_claim(
             checks["exhaustive"] = {"max_heap": max_heap if max_heap is not None else 7}
         if width or not plugin:  # runs only when no method proves every position
             checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
+    checks["hunt"] = {}  # last: the rest of the time goes to looking for a counterexample
     return Claim(
         id="check",
         kind=kind,

@@ -51,6 +51,8 @@ class ProofMethod:
     module: str
     reaches: ScopeKind
     summary: str
+    #: Runs after every other method whatever its scope (the hunt spends what time is left).
+    runs_last: bool = False
 
     def load(self) -> ModuleType:
         """The implementing module (imported on first use)."""
@@ -69,7 +71,7 @@ class ProofMethod:
         return cls
 
 
-#: Every proof method, strongest scope first.
+#: Every proof method, strongest scope first; then those that run last (``runs_last``).
 REGISTRY: tuple[ProofMethod, ...] = (
     ProofMethod(
         "reference",
@@ -119,6 +121,14 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "nimproof.provers.hypothesis",
         "none",
         "random search with shrinking: refutes, never proves",
+    ),
+    ProofMethod(
+        "hunt",
+        "nimproof.provers.hunt",
+        "width",
+        "the rest of the claim's time: engine tables, exhaustive boxes, z3 widths to 256 bits "
+        "and structured far positions, grown until the deadline; states the region covered",
+        runs_last=True,
     ),
 )
 

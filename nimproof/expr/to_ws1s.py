@@ -462,10 +462,8 @@ class Linear:
 def _linear(c: _Core, node: Node, env: Mapping[str, object], coef: int, acc: Linear) -> None:
     """Flatten ``+ - *const`` into ``acc``: signed leaves and a constant."""
     folded = c.fold(node, env)
-    if isinstance(folded, bool):
-        raise NotExpressible("a condition used as a number")
     if folded is not None:
-        acc.const += coef * folded
+        acc.const += coef * int(folded)  # a constant condition counts as 0 or 1
         return
     if isinstance(node, Binary) and node.op in ("+", "-"):
         _linear(c, node.left, env, coef, acc)
@@ -507,6 +505,16 @@ def _side(c: _Core, leaves: list[tuple[int, Value]], const: int) -> Value:
     return total
 
 
+def _as_number(v: Value) -> Value:
+    """A condition read as a number: the finite term that is 1 where it holds, 0 elsewhere
+    (exact where the condition's guard holds, like every other term)."""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, Compiled):
+        return Fin(((0, _not(v.formula)), (1, v.formula)), guard=v.guard)
+    return v
+
+
 def _scaled_add(k: int, a: int, b: int) -> int:
     return a + k * b
 
@@ -534,7 +542,7 @@ def _compare_pair(
     _linear(c, left, env, 1, acc)
     _linear(c, right, env, -1, acc)
     leaves, const = _split(acc)
-    values = [(k, c.value(n, env)) for k, n in leaves]
+    values = [(k, _as_number(c.value(n, env))) for k, n in leaves]
     pos = [(k, v) for k, v in values if k > 0]
     neg = [(-k, v) for k, v in values if k < 0]
     a = _side(c, pos, max(const, 0))

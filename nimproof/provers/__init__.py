@@ -58,11 +58,15 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     checks = named or dict(DEFAULT_CHECKS[ctx.kind])
     if ctx.kind in ("value", "sequence"):
         checks.setdefault("reference", {})
-    from nimproof.provers import periodic_table
+    from nimproof.provers import hunt, periodic_table
 
     if not named and periodic_table.applies(ctx):
         # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
+    if not named and hunt.applies(ctx):
+        # ... and the hunt, for at most FILE_SECONDS (a corpus run stays bounded; ``check``
+        # gives it the rest of the claim's time).
+        checks.setdefault(hunt.NAME, {"timeout": hunt.FILE_SECONDS})
     return checks
 
 

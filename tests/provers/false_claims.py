@@ -146,6 +146,41 @@ MULTI_FALSE += [
     ("knim:2", "h[0] % 3 == h[1] % 3 and h[2] % 3 == 0", 3, None, ("exhaustive", "periodic_table")),
 ]
 
+#: Conditions compared with each other (``==``/``!=``), read as 0 or 1 inside arithmetic, and
+#: ``if``-expressions on conditions: the automata method compiles these since the fragment
+#: was widened, so it must refute them (``_complete`` adds it).
+_MISERE_NIM = "((xor(h) != 0) if all(x <= 1 for x in h) else (xor(h) == 0))"
+MULTI_FALSE += [
+    ("nim", "(xor(h) == 0) != (h[0] == 3 and h[1] == 3)", 2, None, ("exhaustive",)),
+    ("nim", "(xor(h) == 0) == (h[0] != 5)", 2, None, ("exhaustive",)),
+    ("nim", "(h[0] == h[1]) != (h[0] == 2) != (h[1] == 6)", 2, None, ("exhaustive",)),
+    (
+        "nim",
+        "(1 if h[0] == 6 else 0) + (1 if h[1] == 6 else 0) == 2 or h[0] == h[1] + 1",
+        2,
+        None,
+        ("exhaustive",),
+    ),
+    ("nim", "xor(h) + (1 if h[2] == 4 else 0) == 0", 3, None, ("exhaustive",)),
+    ("nim", "(xor(h) == 0) if h[0] != 7 else (h[1] == 1)", 2, None, ("exhaustive",)),
+    (
+        "misere:nim",
+        _MISERE_NIM + " != (h[0] == 4 and h[1] == 4)",
+        2,
+        None,
+        ("exhaustive",),
+    ),
+    (
+        "moore:2",
+        "all(colsum(h, b) % 3 == 0 for b in bits) != (h[0] == 1 and h[1] == 1 and h[2] == 1)",
+        3,
+        None,
+        ("exhaustive",),
+    ),
+    ("knim:2", "(h[0] % 3 == h[1] % 3) == (h[0] != 4)", 2, None, ("exhaustive",)),
+    ("staircase", "(xor(h[::2]) == 0) != (h[1] == 2 and h[0] == 0)", 3, None, ("exhaustive",)),
+]
+
 IDENTITIES_FALSE = [
     "implies(k < (x ^ y), (k ^ y) < x and (k ^ x) < y)",
     "implies(k <= (x ^ y), (k ^ y) < x or (k ^ x) < y)",
@@ -153,6 +188,8 @@ IDENTITIES_FALSE = [
     "(x ^ y) <= x + y - 1",
     "(x ^ y) == (x | y)",
     "(x + y) % 2 == (x ^ y) % 3",
+    "((x ^ y) == 0) == (x == y) != (k % 2 == 1)",
+    "(1 if x < y else 0) + (1 if y < x else 0) == (1 if x != y else 0) + (1 if k % 2 == 1 else 0)",
 ]
 
 
@@ -216,6 +253,9 @@ FAR_FALSE: list[tuple[str, str, int, int]] = [
     ("staircase", f"xor(h[::2]) == 0 or h[0] == {2**64 + 7}", 4, 64),
     ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) and h[0] < {2**36}", 3, 36),
     ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) or h[2] == {2**67 + 2}", 3, 67),
+    # conditions compared with each other (in the automata fragment since it was widened)
+    ("nim", f"(xor(h) == 0) != (h[0] == {2**45} and h[1] == {2**45} and h[2] == 0)", 3, 45),
+    ("misere:nim", f"{_MISERE_NIM} != (h[0] == {2**50 + 1} and h[1] == {2**50 + 1})", 4, 50),
 ]
 FAR_ONE_HEAP: list[tuple[str, str, int]] = [
     ("knim:3", f"n % 4 if n < {2**40} else 0", 40),

@@ -38,6 +38,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "z3_int": {"timeout": 30},
     "z3_bitvec": {"width": 8, "timeout": 60},
     "hypothesis": {"examples": 60},
+    "hunt": {"timeout": 3},
 }
 IDENTITY_OPTIONS: dict[str, dict[str, Any]] = {
     "exhaustive": {"max_value": 15},
