@@ -39,10 +39,11 @@ def test_hunt_alone_refutes_each_example_at_the_wrong_position(example: Example)
 
 
 def test_a_true_claim_ends_with_the_region_covered_and_no_proof() -> None:
+    """A verdict row reads checked: the region covered is never called proved."""
     c = check_claim("grundy", heaps=1, p_positions=one_of(GRUNDY_P))
     verdict = verify_claim(replace(c, checks={"hunt": {"timeout": 4}}), timeout=30, only_named=True)
     (hunt,) = verdict.methods
-    assert hunt.status == "proved" and hunt.scope.kind == "bound", hunt
+    assert hunt.status == "checked" and hunt.scope.kind == "bound", hunt
     assert hunt.scope.bound is not None and hunt.scope.bound >= 4095, hunt
     assert "no counterexample among heaps" in hunt.detail and "proved" not in hunt.detail
 
@@ -51,7 +52,7 @@ def test_a_true_claim_ends_with_the_region_covered_and_no_proof() -> None:
 def test_the_true_grundy_claim_covers_a_million_heaps_in_the_default_timeout() -> None:
     verdict = run_example(_BY_LABEL["Grundy's game, its 42 P-positions below 2^20 (true there)"])
     hunt = next(m for m in verdict.methods if m.method == "hunt")
-    assert hunt.status == "proved" and hunt.scope.kind == "bound", hunt
+    assert hunt.status == "checked" and hunt.scope.kind == "bound", hunt
     assert hunt.scope.bound is not None and hunt.scope.bound >= 10**6, hunt
     assert verdict.scope.kind != "all" and verdict.status != "refuted"
 
@@ -102,7 +103,7 @@ def test_the_hunt_grows_a_plugin_games_size_and_refutes_a_wrong_formula() -> Non
     true = "h[2] ^ (h[0] - 1 - h[2]) ^ h[3] ^ (h[1] - 1 - h[3])"
     c = claim("grundy", "plugin:chocolate", true, {"hunt": {"timeout": 15}}, heaps=4)
     (hunt,) = verify_claim(c, timeout=30, only_named=True).methods
-    assert hunt.status == "proved" and hunt.scope.measure == "size", hunt
+    assert hunt.status == "checked" and hunt.scope.measure == "size", hunt
     assert (hunt.scope.bound or 0) >= 15, hunt  # grown past the first box (7)
     wrong = claim(
         "grundy", "plugin:chocolate", true + " + (1 if h[0] == 5 else 0)", {"hunt": {}}, heaps=4
