@@ -105,6 +105,7 @@ def _load_families() -> None:
         plugins,
         rule,
         sums,
+        wythoff,
     )
 
 
