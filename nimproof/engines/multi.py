@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import singledispatch
-from typing import cast
 from itertools import combinations
 from math import prod
+from typing import cast
 
 import numpy as np
 
