@@ -134,6 +134,11 @@ MULTI_FALSE += [
     ("wythoff", "h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0])", 2, None, ("exhaustive",)),
     ("wythoff", f"({WYTHOFF_P}) or h[0] == h[1]", 2, None, ("exhaustive",)),
     ("wythoff", "h[1] == zshift(h[0]) or h[0] == zshift(h[1])", 2, None, ("exhaustive",)),
+    # Fibonacci Nim: P-positions are n = 0 or t below the smallest Zeckendorf term of n
+    ("fibonacci-nim", "h[0] == 0 or h[1] <= zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[0] == 0 or 2 * h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0]) or h[0] == 4", 2, None, ("exhaustive",)),
 ]
 
 MULTI_FALSE += [
@@ -232,6 +237,7 @@ FAR_FALSE: list[tuple[str, str, int, int]] = [
     # Wythoff's game in Zeckendorf numeration: one P-pair left out
     ("wythoff", f"({WYTHOFF_P}) and h[1] != 54", 2, 6),
     ("wythoff", f"({WYTHOFF_P}) and h[0] != 144", 2, 8),
+    ("fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0]) and h[0] != 89", 2, 7),
 ]
 FAR_ONE_HEAP: list[tuple[str, str, int]] = [
     ("knim:3", f"n % 4 if n < {2**40} else 0", 40),
