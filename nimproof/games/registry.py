@@ -98,6 +98,7 @@ def _load_families() -> None:
     # The family modules register themselves on import; importing them here
     # (not at module import time) keeps this module free of import cycles.
     from nimproof.games import (  # noqa: F401
+        declared,
         fibonacci_nim,
         heap,
         misere,
