@@ -99,6 +99,7 @@ def _load_families() -> None:
     # (not at module import time) keeps this module free of import cycles.
     from nimproof.games import (  # noqa: F401
         declared,
+        euclid,
         fibonacci_nim,
         heap,
         misere,

@@ -134,6 +134,21 @@ MULTI_FALSE += [
     ("wythoff", "h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0])", 2, None, ("exhaustive",)),
     ("wythoff", f"({WYTHOFF_P}) or h[0] == h[1]", 2, None, ("exhaustive",)),
     ("wythoff", "h[1] == zshift(h[0]) or h[0] == zshift(h[1])", 2, None, ("exhaustive",)),
+    # Euclid's game: the golden-ratio criterion with the wrong boundary or constant
+    (
+        "euclid",
+        "h[0] == 0 or h[1] == 0 or max(h[0], h[1]) <= phi_floor(min(h[0], h[1]))",
+        2,
+        None,
+        ("exhaustive",),
+    ),
+    (
+        "euclid",
+        "h[0] == 0 or h[1] == 0 or (h[0] != h[1] and max(h[0], h[1]) < 2 * min(h[0], h[1]))",
+        2,
+        None,
+        ("exhaustive",),
+    ),
     # Fibonacci Nim: P-positions are n = 0 or t below the smallest Zeckendorf term of n
     ("fibonacci-nim", "h[0] == 0 or h[1] <= zlow(h[0])", 2, None, ("exhaustive",)),
     ("fibonacci-nim", "h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
@@ -247,7 +262,7 @@ FAR_ONE_HEAP: list[tuple[str, str, int]] = [
 ]
 
 #: What the automata method cannot express (splitting moves, counting functions as numbers).
-_NOT_WS1S = ("kayles", "octal:", "trailing_", "bit_length", "popcount")
+_NOT_WS1S = ("kayles", "octal:", "trailing_", "bit_length", "popcount", "euclid")
 
 
 def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:
