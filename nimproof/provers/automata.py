@@ -220,7 +220,8 @@ def _relation_shape(spec: MoveDescription, heaps: int, num: Numeration) -> MoveS
     valid = " & ".join(f"valid({y})" for y in ys)
     preds = f"pred rel({params}) = ({valid} & {rel.formula});\n"
     guards = [f"var2 {', '.join(inter)};\n{rel.guard}"] if rel.guard != "true" else []
-    measure = f"var2 {', '.join(inter)};\n{_call('rel', inter)} => {drop.formula}"
+    lowered = drop.formula if drop.guard == "true" else f"({drop.guard} & {drop.formula})"
+    measure = f"var2 {', '.join(inter)};\n{_call('rel', inter)} => {lowered}"
     return MoveShape("relation", preds=preds, guards=tuple(guards), measure=measure)
 
 

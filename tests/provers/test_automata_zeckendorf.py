@@ -68,3 +68,17 @@ def test_grundy_claims_in_zeckendorf_are_refuted_when_false() -> None:
         r = run(c, numeration="zeckendorf")
         assert r.status == "refuted", (formula, r)
         assert_refutation_holds(c, r)
+
+
+def test_a_measure_that_does_not_fall_is_caught_by_obligation_w(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from nimproof.expr import parse
+    from nimproof.games import HeapsRelation
+    from nimproof.games.fibonacci_nim import MOVES, FibonacciNim
+
+    # With the plain total as its measure, Fibonacci Nim's move (n, t) -> (n - t, 2t) keeps it.
+    wrong = HeapsRelation(2, parse(MOVES, sequences=("h", "k")), MOVES, weight=(1, 1), raises=True)
+    monkeypatch.setattr(FibonacciNim, "moves_spec", property(lambda self: wrong))
+    r = run(claim("p_positions", "fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0])", {}, heaps=2))
+    assert r.status == "unknown" and "obligation w" in r.detail, r
