@@ -98,6 +98,9 @@ def _load_families() -> None:
     # The family modules register themselves on import; importing them here
     # (not at module import time) keeps this module free of import cycles.
     from nimproof.games import (  # noqa: F401
+        declared,
+        euclid,
+        fibonacci_nim,
         heap,
         misere,
         multi,
@@ -105,6 +108,7 @@ def _load_families() -> None:
         plugins,
         rule,
         sums,
+        wythoff,
     )
 
 

@@ -28,9 +28,7 @@ from nimproof.games import (
     Game,
     HeapGame,
     MultiHeapGame,
-    OneHeapOfEach,
     PluginGame,
-    TakeAndBreak,
     parse_spec,
 )
 
@@ -440,7 +438,7 @@ def _work(game: Game, n_max: int) -> float:
     if base is None:
         return float(n_max)
     spec = base.moves_spec
-    if isinstance(spec, TakeAndBreak) and any(d & 8 for d in spec.digits):
+    if spec.max_parts >= 3:
         return float(n_max) ** 3 / 6  # splits into three heaps
     if game.misere and base.splits:
         # Misère values are not additive: every heap is a whole multiset of heaps.
@@ -458,7 +456,8 @@ def _two_coordinates(game: Game, claim: dict[str, Any]) -> bool:
     heaps = claim.get("heaps")
     if isinstance(game, PluginGame):
         return game.name == "easychomp"
-    if isinstance(game.moves_spec, OneHeapOfEach):
+    fixed = game.moves_spec.heap_count()
+    if fixed is not None and game.moves_spec.parts(game, fixed) is not None:
         return False
     if game.misere:
         return (

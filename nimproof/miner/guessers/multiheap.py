@@ -9,7 +9,10 @@ The library (for ``H`` heaps):
   Nim_k has ``m = k + 1``);
 * the total, or the largest heap, is 0 modulo small ``m``;
 * the same rules with misère Nim's exception region: where every heap is 0 or
-  1, P iff the number of 1-heaps has a given parity.
+  1, P iff the number of 1-heaps has a given parity;
+* for two heaps, the golden-ratio rules (proved in Zeckendorf numeration):
+  the Beatty pairs ``(floor(k phi), floor(k phi) + k)`` in either order, and
+  "the second heap is below the smallest Zeckendorf term of the first".
 
 Every candidate is compared with the table on a small box first (the *fit*)
 and then on the whole table (the held-out positions must agree too). All
@@ -20,9 +23,11 @@ theorem for a built-in family gets that family's winning-move ``witness``.
 
 from __future__ import annotations
 
+from functools import singledispatch
+
 import numpy as np
 
-from nimproof.games.base import Game, IntervalTakes, StairToStair, UpToKHeaps
+from nimproof.games.base import Game, MoveDescription, StairToStair, UpToKHeaps
 from nimproof.miner.formula import formula_cost, predicate_values
 from nimproof.miner.guessers.base import Guesser, formula_guess
 from nimproof.miner.model import Evidence, Guess, PTable, Table
@@ -53,22 +58,39 @@ def library(heaps: int) -> list[str]:
     rules = list(base)
     rules += ["max(h) == 0", *(f"sum(h) % {m} == 0" for m in (2, 3, 4))]
     rules += [misere_rule(rule, parity) for rule in base for parity in (1, 0)]
+    if heaps == 2:
+        rules += list(GOLDEN_RULES)
     return rules
+
+
+#: Two-heap rules of the golden ratio (docs/golden-ratio.md).
+GOLDEN_RULES = (
+    "(h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0]))"
+    " or (h[1] <= h[0] and h[1] == phi_floor(h[0] - h[1]))",
+    "h[0] == 0 or h[1] < zlow(h[0])",
+)
 
 
 def witness_for(game: Game, rule: str) -> str | None:
     """The built-in winning-move witness when ``rule`` is the known theorem for ``game``."""
-    spec = game.moves_spec
-    nim = isinstance(spec, IntervalTakes) and spec.any_number
-    if game.misere:
-        return "misere-nim" if nim and rule == misere_rule(XOR_ALL) else None
-    if nim and rule == XOR_ALL:
-        return "nim"
-    if isinstance(spec, UpToKHeaps) and rule == column_rule(spec.k + 1):
-        return "moore"
-    if isinstance(spec, StairToStair) and rule == ODD_STAIRS:
-        return "staircase"
-    return None
+    return _witness(game.moves_spec, game.misere, rule)
+
+
+@singledispatch
+def _witness(spec: MoveDescription, misere: bool, rule: str) -> str | None:
+    if misere:
+        return "misere-nim" if spec.nim and rule == misere_rule(XOR_ALL) else None
+    return "nim" if spec.nim and rule == XOR_ALL else None
+
+
+@_witness.register
+def _(spec: UpToKHeaps, misere: bool, rule: str) -> str | None:
+    return "moore" if not misere and rule == column_rule(spec.k + 1) else None
+
+
+@_witness.register
+def _(spec: StairToStair, misere: bool, rule: str) -> str | None:
+    return "staircase" if not misere and rule == ODD_STAIRS else None
 
 
 class MultiHeap(Guesser):
