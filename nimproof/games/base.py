@@ -56,6 +56,7 @@ __all__ = [
     "MoveSpec",
     "MultiHeapGame",
     "OneHeapOfEach",
+    "PartMoves",
     "PluginGame",
     "Position",
     "PythonMoves",
@@ -224,6 +225,24 @@ class SplitUnequal:
 
 
 @dataclass(frozen=True, slots=True)
+class PartMoves:
+    """A one-heap rule whose moves leave heaps described by formulas.
+
+    Each entry ``(k, formula)`` of ``shapes`` allows a heap of ``n`` to become
+    the ``k`` heaps ``a1, ..., ak`` whenever ``formula`` (in ``n`` and
+    ``a1..ak``, the expression language) holds; ``k = 0`` leaves nothing.
+    ``runs``: a heap of ``n`` may also become the heaps ``j + 1, ..., n - 1``
+    for each ``j < n`` (a run of coins, as in Ruler). Lasker's Nim and the
+    coin-turning games are described this way; their ``options`` enumerate the
+    same moves, and a test compares the two.
+    """
+
+    shapes: tuple[tuple[int, str], ...]
+    runs: bool = False
+    splits: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
 class OneHeapOfEach:
     """A disjunctive sum with one heap per component; a move is a move in one component."""
 
@@ -247,7 +266,9 @@ class PythonMoves:
     """Moves known only through the family's Python :meth:`Game.moves` (plugins)."""
 
 
-HeapMoveSpec = FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal
+HeapMoveSpec = (
+    FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
+)
 MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair
 MoveSpec = HeapMoveSpec | MultiMoveSpec | PythonMoves
 

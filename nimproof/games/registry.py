@@ -98,7 +98,10 @@ def _load_families() -> None:
     # The family modules register themselves on import; importing them here
     # (not at module import time) keeps this module free of import cycles.
     from nimproof.games import (  # noqa: F401
+        cgsuite,
+        coin_turning,
         heap,
+        lasker,
         misere,
         multi,
         octal,

@@ -59,7 +59,7 @@ from nimproof.games.base import (
     TakeAndBreak,
     UpToKHeaps,
 )
-from nimproof.provers import mona
+from nimproof.provers import automata_parts, mona
 from nimproof.provers.automata_recheck import Recheck, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import MethodResult, Scope
@@ -72,6 +72,7 @@ class Options(TypedDict, total=False):
 
     timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
     memory_mb: int  #: address-space limit of each MONA process (default 4096)
+    prefix_xor: str  #: run moves (Ruler): the prefix xor of the claimed values, a formula in m
 
 
 DEFAULT_TIMEOUT = 60.0
@@ -471,6 +472,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     t0 = time.monotonic()
     if not mona.available():
         return MethodResult(NAME, "unknown", detail=mona.MISSING)
+    parts = automata_parts.part_moves(ctx.game)
+    if parts is not None:  # rules that leave several heaps: their own obligations
+        return automata_parts.run(ctx, parts, options, NAME)
     try:
         p = plan(ctx)
     except (NotExpressible, Unsupported) as exc:
