@@ -58,6 +58,28 @@ ONE_HEAP_FALSE += [
     ),
     ("nim", "n if n < 250 else n + 1", ("exhaustive", "periodic_table")),
     ("octal:4.7", "n % 3", ("exhaustive", "periodic_table")),
+    # the classic families (automata proves their true values through PartMoves)
+    ("lasker", "n", ("exhaustive",)),
+    (
+        "lasker",
+        "0 if n == 0 else (n + 1 if n % 4 == 1 else (n - 1 if n % 4 == 2 else n))",
+        ("exhaustive",),
+    ),
+    (
+        "lasker",
+        "0 if n == 0 or n == 300 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))",
+        ("automata",),
+    ),
+    ("mock-turtles", "0 if n == 0 else 2 * n - 1", ("exhaustive",)),
+    (
+        "mock-turtles",
+        "0 if n == 0 else (2 * n - 1 if popcount(n - 1) % 2 == 1 else 2 * n - 2)",
+        ("exhaustive",),
+    ),
+    ("ruler", "n % 4", ("exhaustive",)),
+    ("ruler", "0 if n == 0 else n ^ (n & (n - 1)) if n != 96 else 16", ("exhaustive",)),
+    ("cgsuite:4!.1", "n % 3", ("exhaustive",)),
+    ("cgsuite:0.&32;", "n // 5", ("exhaustive",)),
     ("octal:4.07", "(n - 1) % 4 if n > 0 else 1", ("exhaustive", "periodic_table")),
 ]
 
@@ -225,7 +247,7 @@ FAR_ONE_HEAP: list[tuple[str, str, int]] = [
 ]
 
 #: What the automata method cannot express (splitting moves, counting functions as numbers).
-_NOT_WS1S = ("kayles", "octal:", "trailing_", "bit_length", "popcount")
+_NOT_WS1S = ("kayles", "octal:", "cgsuite:", "ruler", "trailing_", "bit_length", "popcount")
 
 
 def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:

@@ -1,0 +1,168 @@
+"""The classic families: CGSuite's take-and-break notation, Lasker's Nim, Ruler, Mock Turtles."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
+
+import pytest
+
+from nimproof.engines import grundy_table
+from nimproof.engines.reference import heap_table
+from nimproof.errors import SpecError
+from nimproof.expr import parse
+from nimproof.expr.evaluate import evaluate
+from nimproof.games import HeapGame, PartMoves, parse_spec
+from nimproof.games.base import mex
+
+
+def _heap(spec: str) -> HeapGame:
+    game = parse_spec(spec)
+    assert isinstance(game, HeapGame)
+    return game
+
+
+# ---------------------------------------------------------------------------
+# CGSuite's notation
+
+
+def test_grundys_game_in_cgsuite_notation_is_grundys_game() -> None:
+    for code in ("4!.0", "4?.0", "4!.000"):
+        game = parse_spec(f"cgsuite:{code}")
+        assert game == parse_spec("grundys-game")
+    assert grundy_table(parse_spec("cgsuite:4!.0"), 300).tolist() == heap_table(
+        _heap("grundys-game"), 300
+    )
+
+
+@pytest.mark.parametrize("code", ["0.137", "0.77", "0.07", "4.7", "0.f", "0.6"])
+def test_octal_codes_are_the_octal_games(code: str) -> None:
+    assert parse_spec(f"cgsuite:{code}") == parse_spec(f"octal:{code}")
+    assert parse_spec(f"cgsuite:{code.upper()}") == parse_spec(f"octal:{code}")
+
+
+def _independent_options(code: list[tuple[int, str]], n: int) -> set[tuple[int, ...]]:
+    """The moves of a code by brute force over multisets of parts (no shared code)."""
+    out: set[tuple[int, ...]] = set()
+    for k, (mask, rule) in enumerate(code):
+        rest = n - k
+        if rest < 0:
+            continue
+        for j in range(mask.bit_length()):
+            if not mask >> j & 1:
+                continue
+            if j == 0:
+                if rest == 0 and k > 0:
+                    out.add(())
+                continue
+            for parts in combinations_with_replacement(range(1, rest + 1), j):
+                if sum(parts) != rest or (j == 1 and k == 0):
+                    continue
+                kinds = len(set(parts))
+                ok = {
+                    "": True,
+                    "!": kinds == j,
+                    "?": kinds > 1 or j < 2,
+                    "=": kinds == 1,
+                }[rule]
+                if ok:
+                    out.add(parts)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("code", "digits"),
+    [
+        ("4!.1", [(4, "!"), (1, "")]),
+        ("0.4=", [(0, ""), (4, "=")]),
+        ("0.g", [(0, ""), (16, "")]),
+        ("0.v?", [(0, ""), (31, "?")]),
+        ("0.&32;!", [(0, ""), (32, "!")]),
+        ("8!.7", [(8, "!"), (7, "")]),
+    ],
+)
+def test_codes_with_modifiers_move_as_the_notation_says(
+    code: str, digits: list[tuple[int, str]]
+) -> None:
+    game = _heap(f"cgsuite:{code}")
+    for n in range(16):
+        assert set(game.options(n)) == _independent_options(digits, n), n
+    assert grundy_table(game, 30).tolist() == heap_table(game, 30)
+
+
+def test_a_two_heap_question_mark_is_an_exclamation_mark() -> None:
+    assert parse_spec("cgsuite:0.7?").spec == "cgsuite:0.7!"
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["", "0", "0.w", "1.7", "44.0", "0.[3]", "0.*", "0.{2+}", "0.&x;", "0.&1024;", "0.0", "0.7!!"],
+)
+def test_malformed_codes_are_refused_in_one_line(code: str) -> None:
+    with pytest.raises(SpecError) as info:
+        parse_spec(f"cgsuite:{code}")
+    assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------------------------
+# PartMoves descriptions say the same as the families' own moves
+
+
+def _described_options(spec: PartMoves, n: int) -> set[tuple[int, ...]]:
+    out: set[tuple[int, ...]] = set()
+    for k, text in spec.shapes:
+        names = tuple(f"a{j}" for j in range(1, k + 1))
+        node = parse(text, scalars=("n", *names), result="bool")
+        for parts in product(range(n + 1), repeat=k):
+            if evaluate(node, {"n": n, **dict(zip(names, parts, strict=True))}):
+                out.add(tuple(sorted(p for p in parts if p > 0)))
+    if spec.runs:
+        out |= {tuple(range(j + 1, n)) for j in range(n)}
+    return out
+
+
+@pytest.mark.parametrize("spec", ["lasker", "ruler", "mock-turtles"])
+def test_the_move_description_matches_the_moves(spec: str) -> None:
+    game = _heap(spec)
+    desc = game.moves_spec
+    assert isinstance(desc, PartMoves)
+    for n in range(12):
+        own = {tuple(sorted(p for p in parts if p > 0)) for parts in game.options(n)}
+        assert own == _described_options(desc, n), n
+
+
+# ---------------------------------------------------------------------------
+# The coin-turning principle, by brute force on real rows of coins
+
+
+def _coin_value(heads: frozenset[int], turns: object) -> int:
+    @lru_cache(maxsize=None)
+    def g(h: frozenset[int]) -> int:
+        opts = set()
+        for n in h:
+            for others in turns(n):  # type: ignore[operator]
+                opts.add(g(h ^ frozenset((n, *others))))
+        return mex(opts)
+
+    return g(heads)
+
+
+def _ruler_turns(n: int) -> list[tuple[int, ...]]:
+    return [tuple(range(j + 1, n)) for j in range(n)]
+
+
+def _mock_turns(n: int) -> list[tuple[int, ...]]:
+    return [()] + [(b,) for b in range(1, n)] + list(combinations(range(1, n), 2))
+
+
+@pytest.mark.parametrize(
+    ("spec", "turns"), [("ruler", _ruler_turns), ("mock-turtles", _mock_turns)]
+)
+def test_a_row_of_coins_has_the_xor_of_its_single_coin_values(spec: str, turns: object) -> None:
+    table = grundy_table(parse_spec(spec), 8).tolist()
+    for size in range(5):
+        for heads in combinations(range(1, 9), size):
+            xor = 0
+            for c in heads:
+                xor ^= table[c]
+            assert _coin_value(frozenset(heads), turns) == xor, heads
