@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
 import pytest
@@ -136,7 +136,7 @@ def test_the_move_description_matches_the_moves(spec: str) -> None:
 
 
 def _coin_value(heads: frozenset[int], turns: object) -> int:
-    @lru_cache(maxsize=None)
+    @cache
     def g(h: frozenset[int]) -> int:
         opts = set()
         for n in h:
