@@ -64,11 +64,53 @@ def _families(full: bool) -> list[tuple[str, str, str, list[int]]]:
     ]
 
 
+#: One-heap Grundy claims of the classic families (one proof covers every heap):
+#: label, game, formula, automata options.
+CLASSICS: list[tuple[str, str, str, dict[str, str]]] = [
+    (
+        "Lasker's Nim",
+        "lasker",
+        "0 if n == 0 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))",
+        {},
+    ),
+    ("Ruler", "ruler", "0 if n == 0 else n ^ (n & (n - 1))", {"prefix_xor": "m ^ (m >> 1)"}),
+    (
+        "Mock Turtles",
+        "mock-turtles",
+        "0 if n == 0 else (2 * n - 1 if popcount(n - 1) % 2 == 0 else 2 * n - 2)",
+        {},
+    ),
+]
+
+
+def _classics_rows() -> list[AutomataRow]:
+    rows = []
+    for label, game, formula, options in CLASSICS:
+        claim = Claim(
+            id=f"bench-{game}", kind="grundy", statement=label, game=game, formula=formula
+        )
+        ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+        t0 = time.perf_counter()
+        result = automata.run(ctx, {"timeout": LIMIT_SECONDS, **options})
+        rows.append(
+            AutomataRow(
+                label,
+                1,
+                result.status,
+                time.perf_counter() - t0,
+                float(result.stats.get("mona_seconds", 0.0)),
+                int(result.stats.get("mona_runs", 0)),
+                result.detail,
+            )
+        )
+    return rows
+
+
 def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
     """Measure every family; a family stops at its first size not proved within the limit."""
     if not mona.available():
         return []
-    rows: list[AutomataRow] = []
+    rows: list[AutomataRow] = _classics_rows()
     for label, game, predicate, sizes in _families(full):
         for h in sizes:
             claim = Claim(
