@@ -166,3 +166,33 @@ def test_a_row_of_coins_has_the_xor_of_its_single_coin_values(spec: str, turns: 
             for c in heads:
                 xor ^= table[c]
             assert _coin_value(frozenset(heads), turns) == xor, heads
+
+
+# ---------------------------------------------------------------------------
+# The automata proofs: a wrong hint is never a verdict
+
+
+def _automata(spec: str, formula: str, options: dict[str, str]) -> str:
+    from nimproof.claims import Claim
+    from nimproof.provers import automata, mona, prepare
+
+    if not mona.available():
+        pytest.skip("mona is not installed")
+    claim = Claim(id="t", kind="grundy", statement="t", game=spec, formula=formula)
+    return automata.run(prepare(claim), options).status
+
+
+def test_ruler_is_proved_with_the_gray_code_as_its_prefix_xor() -> None:
+    ruler = "0 if n == 0 else n ^ (n & (n - 1))"
+    assert _automata("ruler", ruler, {"prefix_xor": "m ^ (m >> 1)"}) == "proved"
+
+
+def test_a_wrong_prefix_hint_leaves_a_true_claim_unknown() -> None:
+    ruler = "0 if n == 0 else n ^ (n & (n - 1))"
+    assert _automata("ruler", ruler, {"prefix_xor": "m"}) == "unknown"
+    assert _automata("ruler", ruler, {}) == "unknown"
+
+
+def test_lasker_values_far_out_are_refuted_by_the_reference() -> None:
+    wrong = "0 if n == 0 or n == 257 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))"
+    assert _automata("lasker", wrong, {}) == "refuted"
