@@ -27,9 +27,17 @@ def example_command(name: str, spec: str, multi_heap: bool) -> str:
     if name == "plugin":
         return "nimproof value plugin:chocolate 5 6 2 3"
     if multi_heap:
-        return f"nimproof value {spec} {_MULTI_EXAMPLE.get(name, '1 2 3')}"
+        return f"nimproof value {spec} {_MULTI_EXAMPLE.get(name) or _heaps_of(spec)}"
     quoted = f"'{spec}'" if any(c in spec for c in " <>()*|&;") else spec
     return f"nimproof table {quoted} --max-n 20"
+
+
+def _heaps_of(spec: str) -> str:
+    """Three small heaps, or as many as the family's positions have (its move description says)."""
+    from nimproof.games import parse_spec
+
+    fixed = parse_spec(spec).moves_spec.heap_count()
+    return " ".join(["3", "5", "7", "2", "4"][: fixed or 3])
 
 
 def listing() -> dict[str, list[dict[str, Any]]]:

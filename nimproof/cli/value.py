@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
 
 def parse_position(game: Game, words: Sequence[str]) -> Position:
     """Turn command-line words into a position of ``game``; raises :class:`UsageError`."""
-    from nimproof.games import OneHeapOfEach, PluginGame
+    from nimproof.games import PluginGame
 
     base = game.normal
     if isinstance(base, PluginGame):
@@ -78,21 +78,21 @@ def parse_position(game: Game, words: Sequence[str]) -> Position:
         v = int(t)
         heaps.append(v)
     spec = game.moves_spec
-    if isinstance(spec, OneHeapOfEach) and len(heaps) != len(spec.components):
+    fixed = spec.heap_count()
+    if fixed is not None and len(heaps) != fixed:
         raise UsageError(
-            f"{game.spec} has {len(spec.components)} components: "
-            f"give one heap for each, got {len(heaps)}"
+            f"{game.spec} has {fixed} components: give one heap for each, got {len(heaps)}"
+            if spec.parts(game, fixed) is not None
+            else f"{game.spec} positions have {fixed} heaps, got {len(heaps)}"
         )
     return tuple(heaps)
 
 
 def is_plain_nim(game: Game) -> bool:
     """True for normal-play Nim, whose positions are valued by Bouton's theorem at any size."""
-    from nimproof.games import HeapGame, IntervalTakes
+    from nimproof.games import HeapGame
 
-    spec = game.moves_spec
-    nim = isinstance(spec, IntervalTakes) and spec.any_number
-    return nim and isinstance(game, HeapGame) and not game.misere
+    return game.moves_spec.nim and isinstance(game, HeapGame) and not game.misere
 
 
 def nim_value(heaps: Sequence[int]) -> tuple[int, list[Move]]:

@@ -19,15 +19,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import singledispatch
 from itertools import combinations
 from math import prod
+from typing import cast
 
 import numpy as np
 
 from nimproof.engines import multi_kernels as mk
 from nimproof.engines.heap import grundy_table, heap_targets_csr
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
+from nimproof.games.base import (
+    Game,
+    HeapGame,
+    MoveDescription,
+    MultiHeapGame,
+    StairToStair,
+    UpToKHeaps,
+    mex,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -120,24 +130,31 @@ def box_table(
     if cells > MAX_CELLS:
         raise UsageError(f"the box has {cells:,} positions; the limit is {MAX_CELLS:,}")
     method = resolve_method(game, int(dims.size), method)
-    misere = game.misere
-    base = game.normal
-    spec = game.moves_spec
-    if isinstance(spec, UpToKHeaps):
-        if method == "sieve":
-            return _moore_sieve(spec, dims, misere)
-        return _moore_direct(spec, dims, misere)
-    if isinstance(spec, StairToStair):
-        return _staircase(dims, misere)
-    if isinstance(spec, OneHeapOfEach):
-        comps = list(spec.components)
-    elif isinstance(base, HeapGame):
-        comps = [base] * int(dims.size)
-    else:  # pragma: no cover - resolve_method rejects every other game
-        raise UsageError(f"{game.spec} has no table over heap sizes")
+    return _box(game.moves_spec, game, dims, method)
+
+
+@singledispatch
+def _box(spec: MoveDescription, game: Game, dims: np.ndarray, method: str) -> MultiTable:
+    """The box table from the description: a sum of one-heap rules by ``xor`` or ``direct``,
+    any other game by the generic engine over its own moves."""
+    comps = spec.parts(game, int(dims.size))
+    if comps is None:
+        return generic_table(game, dims)
     if method == "xor":
-        return _xor(comps, dims)
-    return _direct(game, comps, dims, misere)
+        return _xor(list(comps), dims)
+    return _direct(game, list(comps), dims, game.misere)
+
+
+@_box.register
+def _(spec: UpToKHeaps, game: Game, dims: np.ndarray, method: str) -> MultiTable:
+    if method == "sieve":
+        return _moore_sieve(spec, dims, game.misere)
+    return _moore_direct(spec, dims, game.misere)
+
+
+@_box.register
+def _(spec: StairToStair, game: Game, dims: np.ndarray, method: str) -> MultiTable:
+    return _staircase(dims, game.misere)
 
 
 def resolve_method(game: Game, heaps: int, method: str = "auto") -> str:
@@ -149,28 +166,7 @@ def resolve_method(game: Game, heaps: int, method: str = "auto") -> str:
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
     misere = game.misere
-    base = game.normal
-    spec = game.moves_spec
-    allowed: tuple[str, ...]
-    if isinstance(spec, UpToKHeaps):
-        allowed = ("sieve", "direct")
-    elif isinstance(spec, StairToStair):
-        allowed = ("direct",)
-    elif isinstance(spec, OneHeapOfEach):
-        if heaps != len(spec.components):
-            raise UsageError(
-                f"{game.spec} has {len(spec.components)} components, so its positions have "
-                f"{len(spec.components)} heaps, not {heaps}"
-            )
-        splits = any(c.splits for c in spec.components)
-        allowed = ("direct",) if misere else ("xor", "direct") if splits else ("direct", "xor")
-    elif isinstance(base, HeapGame):
-        allowed = ("direct",) if misere else ("xor", "direct")
-    else:
-        raise UsageError(
-            f"{game.spec} has no table over heap sizes; "
-            "evaluate its positions one by one (nimproof value)"
-        )
+    allowed = _methods(game.moves_spec, game, heaps)
     if method == "auto":
         return allowed[0]
     if method not in allowed:
@@ -179,6 +175,81 @@ def resolve_method(game: Game, heaps: int, method: str = "auto") -> str:
             f"method {method!r} does not apply to {game.spec}{why}; use one of {', '.join(allowed)}"
         )
     return method
+
+
+@singledispatch
+def _methods(spec: MoveDescription, game: Game, heaps: int) -> tuple[str, ...]:
+    fixed = spec.heap_count()
+    if fixed is not None and fixed != heaps:
+        raise UsageError(
+            f"{game.spec} positions have {fixed} heaps (one per component), not {heaps}"
+            if spec.parts(game, fixed) is not None
+            else f"{game.spec} positions have {fixed} heaps, not {heaps}"
+        )
+    comps = spec.parts(game, heaps)
+    if comps is not None:
+        if game.misere:
+            return ("direct",)
+        own = isinstance(game.normal, HeapGame)
+        return ("xor", "direct") if own or any(c.splits for c in comps) else ("direct", "xor")
+    if isinstance(game, MultiHeapGame):
+        return ("direct",)
+    raise UsageError(
+        f"{game.spec} has no table over heap sizes; "
+        "evaluate its positions one by one (nimproof value)"
+    )
+
+
+@_methods.register
+def _(spec: UpToKHeaps, game: Game, heaps: int) -> tuple[str, ...]:
+    return ("sieve", "direct")
+
+
+@_methods.register
+def _(spec: StairToStair, game: Game, heaps: int) -> tuple[str, ...]:
+    return ("direct",)
+
+
+def generic_table(game: Game, dims: np.ndarray) -> MultiTable:
+    """Values of a multi-heap game on a box from its own :meth:`Game.moves` (any family).
+
+    Every move lowers the description's weighted measure
+    (:meth:`MoveDescription.weights`), so the positions reachable from the
+    box are evaluated in increasing measure: each one's options are known
+    before it. Limited to :data:`MAX_CELLS` reachable positions and
+    :data:`MAX_MOVES` move visits.
+    """
+    shape = tuple(int(d) for d in dims)
+    weights = game.moves_spec.weights(len(shape))
+    options: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    todo = [tuple(int(x) for x in ix) for ix in np.ndindex(*shape)]
+    visits = 0
+    while todo:
+        pos = todo.pop()
+        if pos in options:
+            continue
+        targets: list[tuple[int, ...]] = [cast(tuple[int, ...], q) for q in game.normal.moves(pos)]
+        options[pos] = targets
+        visits += len(targets)
+        todo.extend(q for q in targets if q not in options)
+        if len(options) > MAX_CELLS:
+            raise UsageError(
+                f"{game.spec}: more than {MAX_CELLS:,} positions reachable from the box"
+            )
+        _check_work(visits, f"{game.spec} by mex over its own moves")
+
+    def measure(q: tuple[int, ...]) -> int:
+        return sum(w * x for w, x in zip(weights, q, strict=True))
+
+    value: dict[tuple[int, ...], int] = {}
+    terminal = 1 if game.misere else 0
+    for pos in sorted(options, key=measure):
+        seen = {value[q] for q in options[pos]}
+        value[pos] = mex(seen) if options[pos] else terminal
+    values = np.zeros(shape, dtype=np.int64)
+    for ix in np.ndindex(*shape):
+        values[ix] = value[tuple(int(x) for x in ix)]
+    return MultiTable(values, values == 0, "grundy", "generic-mex")
 
 
 def moore_masks(heaps: int, k: int) -> np.ndarray:

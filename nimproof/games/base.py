@@ -24,14 +24,39 @@ Nim, half-heap, take-fraction), membership in an infinite set
 take-and-break digits (:class:`TakeAndBreak`), splitting into two unequal
 heaps (:class:`SplitUnequal`), and the multi-heap shapes: one heap of each
 component (:class:`OneHeapOfEach`), up to ``k`` heaps at once
-(:class:`UpToKHeaps`), stair to stair (:class:`StairToStair`); a plugin's
-moves are only its Python code (:class:`PythonMoves`). Misère play keeps the
-description of its rule and sets :attr:`Game.misere`; :attr:`Game.normal` is
-the same rule under normal play. Engines, provers, re-checks and plots decide
-from the description and these flags, never from a family's class, so a new
-family that fits an existing description is one module and a registry entry.
-Fast engines use the description; they are always compared against
-:meth:`Game.moves`.
+(:class:`UpToKHeaps`), stair to stair (:class:`StairToStair`), a relation
+between the heaps before and after a move (:class:`HeapsRelation`); a
+plugin's moves are only its Python code (:class:`PythonMoves`). Misère play
+keeps the description of its rule and sets :attr:`Game.misere`;
+:attr:`Game.normal` is the same rule under normal play.
+
+**The protocol.** Every record is a :class:`MoveDescription` and answers the
+same questions, each with a generic default driven by the family's own
+:meth:`Game.moves`:
+
+* ``splits``, ``lowers_heaps``, ``nim`` - flags (a move may leave several
+  heaps; no move raises a heap, so a box is closed; the rule is Nim's);
+* ``legal(n, m)`` - one heap: is ``n -> m`` a move (None: ask the options);
+* ``heap_formula()`` - one heap: the move relation as a formula in ``n``, ``m``;
+* ``heap_count()`` - the number of heaps every position has, if fixed;
+* ``parts(game, heaps)`` - the one-heap rules when a position is a
+  disjunctive sum (None when moves involve several heaps at once);
+* ``position_formula(heaps)`` - several heaps: the relation as a formula in
+  the heaps before (``h``) and after (``k``);
+* ``weights(heaps)`` - a linear measure every move lowers (induction runs on it);
+* ``is_move(game, p, q)`` - the definition of one move of a position of heaps;
+* ``move_bound(position)`` - how many moves a position has at most.
+
+A description that has no formula raises :class:`NotAFormula` with the
+reason, which proof methods report as "not expressible". Consumers ask these
+questions and never test a record's class outside ``games/`` (a test
+enforces it). Where a consumer has code of its own per description (a fast
+kernel, a solver encoding), it dispatches with :func:`functools.singledispatch`
+on the record, registered in the consumer, whose default is the generic path:
+so a new family whose moves fit a record is one module and a registry line,
+and a new record works everywhere through the defaults before any consumer
+learns it. Fast engines use the description; they are always compared
+against :meth:`Game.moves`.
 """
 
 from __future__ import annotations
@@ -52,9 +77,12 @@ __all__ = [
     "Game",
     "HeapGame",
     "Heaps",
+    "HeapsRelation",
     "IntervalTakes",
+    "MoveDescription",
     "MoveSpec",
     "MultiHeapGame",
+    "NotAFormula",
     "OneHeapOfEach",
     "PartMoves",
     "PluginGame",
@@ -67,6 +95,7 @@ __all__ = [
     "TakeAndBreak",
     "UpToKHeaps",
     "canonical_heaps",
+    "heap_move",
     "mex",
 ]
 
@@ -94,23 +123,119 @@ class FamilyInfo:
 
 
 # ---------------------------------------------------------------------------
-# How a family moves
+# How a family moves: the protocol every description answers
+
+
+class NotAFormula(Exception):
+    """A description has no formula of its move relation; the message says why."""
+
+
+class MoveDescription:
+    """What every move description answers (see the module docstring).
+
+    Each answer has a generic default, driven by the family's own
+    :meth:`Game.moves`; a record overrides what it knows better. Consumers ask
+    these methods instead of testing the record's class.
+    """
+
+    __slots__ = ()
+
+    #: True when some move leaves two or more heaps (take-and-break games).
+    splits: ClassVar[bool] = False
+    #: True when a box ``[0, B]^h`` is closed under moves (no move raises a heap).
+    lowers_heaps: ClassVar[bool] = True
+
+    @property
+    def nim(self) -> bool:
+        """True for Nim's rule on one heap: any positive number of tokens."""
+        return False
+
+    def legal(self, n: int, m: int) -> bool | None:
+        """One heap: True when a heap of ``n`` may become one heap of ``m``; None when only
+        the family's :meth:`HeapGame.options` know (the caller enumerates them)."""
+        return None
+
+    def heap_formula(self) -> str:
+        """One heap: a formula in ``n`` and ``m`` that holds, for ``m < n``, exactly on the
+        moves ``n -> m``; raises :class:`NotAFormula` with the reason when there is none."""
+        raise NotAFormula("its moves are not a relation between one heap before and after")
+
+    def heap_count(self) -> int | None:
+        """The number of heaps every position has, when the description fixes it."""
+        return None
+
+    def parts(self, game: Game, heaps: int) -> tuple[HeapGame, ...] | None:
+        """When a position of ``heaps`` heaps is a disjunctive sum of one-heap rules, those
+        rules (one per heap); None otherwise (the moves involve several heaps)."""
+        base = game.normal
+        return (base,) * heaps if isinstance(base, HeapGame) else None
+
+    def position_formula(self, heaps: int) -> str:
+        """Several heaps: a formula in the heaps before (``h``) and after (``k``) that holds
+        exactly on the moves ``h -> k``; raises :class:`NotAFormula` when there is none."""
+        raise NotAFormula("its moves are not given as a formula over the heaps")
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        """Positive weights ``w`` such that every move lowers ``sum(w[i] * h[i])``
+        (the well-founded measure induction runs on)."""
+        return (1,) * heaps
+
+    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
+        """True when ``p -> q`` is one move of a position of fixed-length heaps, by the
+        family's definition. Raises ``ValueError`` when deciding it would enumerate more than
+        ``budget`` moves."""
+        if len(p) != len(q) or any(x < 0 for x in q):
+            return False
+        rules = self.parts(game, len(p))
+        if rules is not None:
+            changed = [i for i in range(len(p)) if q[i] != p[i]]
+            return len(changed) == 1 and heap_move(rules[changed[0]], p[changed[0]], q[changed[0]])
+        if self.move_bound(p) > budget:
+            raise ValueError(f"cannot decide a move of {game.spec} from {p}: too many moves")
+        return any(tuple(r) == q for r in game.normal.moves(p))  # type: ignore[arg-type]
+
+    def move_bound(self, position: Sequence[int]) -> float:
+        """An upper bound on the number of moves from a position of heaps (inf: unknown)."""
+        return float("inf")
+
+
+def heap_move(game: HeapGame, n: int, m: int, budget: int = 10_000) -> bool:
+    """True when one heap of ``n`` may become one heap of ``m`` by ``game``'s definition
+    (its description's :meth:`~MoveDescription.legal`, else its options for ``n <= budget``)."""
+    if not 0 <= m < n:
+        return False
+    known = game.moves_spec.legal(n, m)
+    if known is not None:
+        return known
+    if n <= budget:
+        return any((parts[0] if parts else 0) == m and len(parts) <= 1 for parts in game.options(n))
+    raise ValueError(f"cannot decide a move of {game.spec} from a heap of {n}")
 
 
 @dataclass(frozen=True, slots=True)
-class FiniteTakes:
+class FiniteTakes(MoveDescription):
     """Take ``t`` tokens from one heap for ``t`` in a finite set: ``n -> n - t``."""
 
     takes: tuple[int, ...]
-    splits: ClassVar[bool] = False
 
     def legal(self, n: int, m: int) -> bool:
         """True when a heap of ``n`` may become a heap of ``m``."""
         return 0 <= m < n and (n - m) in self.takes
 
+    def heap_formula(self) -> str:
+        runs: list[list[int]] = []
+        for t in sorted(self.takes):
+            if runs and t == runs[-1][1] + 1:
+                runs[-1][1] = t
+            else:
+                runs.append([t, t])
+        if len(runs) > 64:
+            raise NotAFormula("a subtraction set with more than 64 separate runs")
+        return " or ".join(f"n - m == {a}" if a == b else f"{a} <= n - m <= {b}" for a, b in runs)
+
 
 @dataclass(frozen=True, slots=True)
-class IntervalTakes:
+class IntervalTakes(MoveDescription):
     """Take 1 to ``floor(p*n/q)`` tokens: the targets of ``n`` are ``n - floor(p*n/q) <= m < n``.
 
     Nim is ``p = q = 1``; the half-heap game is ``1/2``.
@@ -118,12 +243,15 @@ class IntervalTakes:
 
     p: int
     q: int
-    splits: ClassVar[bool] = False
 
     @property
     def any_number(self) -> bool:
         """True for Nim's rule: any positive number of tokens."""
         return self.p == self.q
+
+    @property
+    def nim(self) -> bool:
+        return self.any_number
 
     def lowest(self, n: int) -> int:
         """The smallest heap one move from ``n`` reaches (``n`` itself when none)."""
@@ -133,20 +261,22 @@ class IntervalTakes:
         """True when a heap of ``n`` may become a heap of ``m``."""
         return self.lowest(n) <= m < n
 
+    def heap_formula(self) -> str:
+        return "True" if self.any_number else f"{self.q} * (n - m) <= {self.p} * n"
+
 
 #: The infinite subtraction sets :class:`SetTakes` knows.
 SET_KINDS = ("primes", "squares", "triangular", "multiples-of", "all-but")
 
 
 @dataclass(frozen=True, slots=True)
-class SetTakes:
+class SetTakes(MoveDescription):
     """Take any member of an infinite set: primes, squares, triangular numbers,
     multiples of ``modulus``, or every positive number except ``excluded``."""
 
     kind: str
     modulus: int = 0
     excluded: tuple[int, ...] = ()
-    splits: ClassVar[bool] = False
 
     def contains(self, t: int) -> bool:
         """True when ``t`` is in the set."""
@@ -173,9 +303,16 @@ class SetTakes:
         """True when a heap of ``n`` may become a heap of ``m``."""
         return 0 <= m < n and self.contains(n - m)
 
+    def heap_formula(self) -> str:
+        if self.kind == "multiples-of":
+            return f"(n - m) % {self.modulus} == 0"
+        if self.kind == "all-but":
+            return " and ".join(f"n - m != {e}" for e in self.excluded) or "True"
+        raise NotAFormula(f"the subtraction set {self.kind} is not regular in binary")
+
 
 @dataclass(frozen=True, slots=True)
-class RelationMoves:
+class RelationMoves(MoveDescription):
     """A heap of ``n`` may become ``m`` when ``0 <= m < n`` and ``predicate(n, m)`` holds.
 
     ``predicate`` is an expression tree in ``n`` and ``m``; where it is
@@ -184,7 +321,6 @@ class RelationMoves:
 
     predicate: Node
     text: str
-    splits: ClassVar[bool] = False
 
     def legal(self, n: int, m: int) -> bool:
         """True when a heap of ``n`` may become a heap of ``m``."""
@@ -198,16 +334,19 @@ class RelationMoves:
         except EvalError:
             return False
 
+    def heap_formula(self) -> str:
+        return self.text
+
 
 @dataclass(frozen=True, slots=True)
-class TakeAndBreak:
+class TakeAndBreak(MoveDescription):
     """An octal or hexadecimal code: ``digits[k]`` says what removing ``k`` tokens may leave
     (bit 1: nothing, 2: one heap, 4: two heaps, 8: three heaps)."""
 
     digits: tuple[int, ...]
 
     @property
-    def splits(self) -> bool:
+    def splits(self) -> bool:  # type: ignore[override]
         """True when some move leaves two or more heaps."""
         return any(d & 0b1100 for d in self.digits)
 
@@ -216,16 +355,24 @@ class TakeAndBreak:
         """Index of the last non-zero digit."""
         return max(k for k, d in enumerate(self.digits) if d)
 
+    def heap_formula(self) -> str:
+        if self.splits:
+            raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
+        raise NotAFormula("no formula is derived from take-and-break digits")
+
 
 @dataclass(frozen=True, slots=True)
-class SplitUnequal:
+class SplitUnequal(MoveDescription):
     """Split one heap into two non-empty heaps of different sizes (Grundy's game)."""
 
     splits: ClassVar[bool] = True
 
+    def heap_formula(self) -> str:
+        raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
+
 
 @dataclass(frozen=True, slots=True)
-class PartMoves:
+class PartMoves(MoveDescription):
     """A one-heap rule whose moves leave heaps described by formulas.
 
     Each entry ``(k, formula)`` of ``shapes`` allows a heap of ``n`` to become
@@ -241,36 +388,147 @@ class PartMoves:
     runs: bool = False
     splits: ClassVar[bool] = True
 
+    def heap_formula(self) -> str:
+        raise NotAFormula(
+            "its moves may leave several heaps, so a position has no fixed number of heaps"
+        )
+
 
 @dataclass(frozen=True, slots=True)
-class OneHeapOfEach:
+class OneHeapOfEach(MoveDescription):
     """A disjunctive sum with one heap per component; a move is a move in one component."""
 
     components: tuple[HeapGame, ...]
 
+    def heap_count(self) -> int:
+        return len(self.components)
+
+    def parts(self, game: Game, heaps: int) -> tuple[HeapGame, ...] | None:
+        return self.components if heaps == len(self.components) else None
+
 
 @dataclass(frozen=True, slots=True)
-class UpToKHeaps:
+class UpToKHeaps(MoveDescription):
     """Lower between 1 and ``k`` heaps at once, each by any positive amount (Moore's Nim_k)."""
 
     k: int
 
+    def parts(self, game: Game, heaps: int) -> None:
+        return None
+
+    def position_formula(self, heaps: int) -> str:
+        lowered = " + ".join(f"(1 if k[{i}] < h[{i}] else 0)" for i in range(heaps))
+        kept = " and ".join(f"k[{i}] <= h[{i}]" for i in range(heaps))
+        return f"{kept} and 1 <= {lowered} <= {self.k}"
+
+    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
+        if len(p) != len(q) or any(x < 0 for x in q):
+            return False
+        lowered = [i for i in range(len(p)) if q[i] < p[i]]
+        return all(q[i] <= p[i] for i in range(len(p))) and 1 <= len(lowered) <= self.k
+
+    def move_bound(self, position: Sequence[int]) -> float:
+        # elementary symmetric sums e_1 .. e_k of the heap sizes
+        e = [1.0] + [0.0] * self.k
+        for x in position:
+            for j in range(self.k, 0, -1):
+                e[j] += e[j - 1] * int(x)
+        return sum(e[1:])
+
 
 @dataclass(frozen=True, slots=True)
-class StairToStair:
+class StairToStair(MoveDescription):
     """Carry coins from one stair to the next one down; coins on the first stair leave."""
 
+    lowers_heaps: ClassVar[bool] = False
+
+    def parts(self, game: Game, heaps: int) -> None:
+        return None
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        return tuple(range(1, heaps + 1))
+
+    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
+        if len(p) != len(q) or any(x < 0 for x in q):
+            return False
+        diff = [i for i in range(len(p)) if q[i] != p[i]]
+        if not diff:
+            return False
+        top = max(diff)
+        c = p[top] - q[top]
+        if c <= 0:
+            return False
+        if top == 0:
+            return diff == [0]
+        return diff == [top - 1, top] and q[top - 1] - p[top - 1] == c
+
+    def move_bound(self, position: Sequence[int]) -> float:
+        return float(sum(int(x) for x in position))
+
 
 @dataclass(frozen=True, slots=True)
-class PythonMoves:
+class HeapsRelation(MoveDescription):
+    """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula
+    in the heaps before (``h``) and after (``k``) of a position of ``heaps`` heaps.
+
+    ``weights`` is a measure every move lowers (``sum(w[i] * h[i])``, checked
+    when the game is made); ``lowers_heaps`` says whether no move raises a heap.
+    Where the predicate is undefined the move is illegal.
+    """
+
+    heaps: int
+    predicate: Node
+    text: str
+    weight: tuple[int, ...] = ()
+    raises: bool = False
+
+    @property
+    def lowers_heaps(self) -> bool:  # type: ignore[override]
+        return not self.raises
+
+    def heap_count(self) -> int:
+        return self.heaps
+
+    def parts(self, game: Game, heaps: int) -> None:
+        return None
+
+    def position_formula(self, heaps: int) -> str:
+        if heaps != self.heaps:
+            raise NotAFormula(f"its positions have {self.heaps} heaps, not {heaps}")
+        return self.text
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        return self.weight or (1,) * heaps
+
+    def holds(self, p: Sequence[int], q: Sequence[int]) -> bool:
+        """True when the relation holds from ``p`` to ``q`` (exact evaluation)."""
+        from nimproof.errors import EvalError
+        from nimproof.expr.evaluate import evaluate
+
+        try:
+            return bool(evaluate(self.predicate, {"h": tuple(p), "k": tuple(q)}))
+        except EvalError:
+            return False
+
+    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
+        if len(p) != self.heaps or len(q) != self.heaps or any(x < 0 for x in q):
+            return False
+        return self.holds(p, q)
+
+
+@dataclass(frozen=True, slots=True)
+class PythonMoves(MoveDescription):
     """Moves known only through the family's Python :meth:`Game.moves` (plugins)."""
+
+    def parts(self, game: Game, heaps: int) -> None:
+        return None
 
 
 HeapMoveSpec = (
     FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
 )
-MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair
-MoveSpec = HeapMoveSpec | MultiMoveSpec | PythonMoves
+MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation
+MoveSpec = MoveDescription
 
 
 class Game(ABC):

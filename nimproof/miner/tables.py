@@ -18,7 +18,7 @@ import numpy as np
 
 from nimproof.engines import reference
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame, MultiHeapGame, OneHeapOfEach
+from nimproof.games.base import Game, HeapGame, MultiHeapGame
 
 
 def is_heap_game(game: Game) -> bool:
@@ -69,8 +69,9 @@ def p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     if not (is_heap_game(game) or isinstance(game, MultiHeapGame)):
         raise UsageError(f"{game.spec} has no heap positions to tabulate")
     spec = game.moves_spec
-    if isinstance(spec, OneHeapOfEach) and heaps != len(spec.components):
-        raise UsageError(f"{game.spec} has exactly {len(spec.components)} heaps, not {heaps}")
+    fixed = spec.heap_count()
+    if fixed is not None and heaps != fixed:
+        raise UsageError(f"{game.spec} has exactly {fixed} heaps, not {heaps}")
     fast = _engine("multi_table")
     if fast is not None:
         try:

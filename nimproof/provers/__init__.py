@@ -135,16 +135,10 @@ def _auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
         return ctx
-    from nimproof.games.base import IntervalTakes, StairToStair, UpToKHeaps
+    from nimproof.provers.witnesses import witness_of
 
-    spec = ctx.game.moves_spec
-    if isinstance(spec, IntervalTakes) and spec.any_number:
-        name = "misere-nim" if ctx.misere else "nim"
-    elif isinstance(spec, UpToKHeaps):
-        name = "moore"
-    elif isinstance(spec, StairToStair):
-        name = "staircase"
-    else:
+    name = witness_of(ctx.game)
+    if name is None:
         return ctx
     return dataclasses.replace(ctx, witness_name=name)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import singledispatch
 from itertools import combinations
 from typing import Any, TypedDict
 
@@ -47,16 +48,10 @@ from nimproof.expr.to_ws1s import (
 )
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.games.base import (
-    FiniteTakes,
     Game,
-    IntervalTakes,
-    OneHeapOfEach,
-    PythonMoves,
-    RelationMoves,
-    SetTakes,
-    SplitUnequal,
+    MoveDescription,
+    NotAFormula,
     StairToStair,
-    TakeAndBreak,
     UpToKHeaps,
 )
 from nimproof.provers import automata_parts, mona
@@ -103,30 +98,36 @@ class MoveShape:
     preds: str = ""
     guards: tuple[str, ...] = ()
     k: int = 0
+    relation: str = ""
 
 
 def move_shape(game: Game, heaps: int) -> MoveShape:
-    """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), read
-    from the family's move description (:attr:`Game.moves_spec`).
+    """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), asked of
+    the family's move description (:attr:`Game.moves_spec`).
 
     Raises :class:`NotExpressible` for families outside the fragment (moves
     that split heaps, subtraction sets that are not regular in binary,
     plugins).
     """
-    spec = game.moves_spec
-    if isinstance(spec, UpToKHeaps):
-        return MoveShape("moore", k=spec.k)
-    if isinstance(spec, StairToStair):
-        return MoveShape("staircase")
-    if isinstance(spec, PythonMoves):
-        raise NotExpressible(f"the moves of {game.spec} (a game written in Python)")
-    comps = list(spec.components) if isinstance(spec, OneHeapOfEach) else [game] * heaps
+    try:
+        return _shape(game.moves_spec, game, heaps)
+    except NotAFormula as exc:
+        raise NotExpressible(f"the moves of {game.spec}: {exc}") from None
+
+
+@singledispatch
+def _shape(spec: MoveDescription, game: Game, heaps: int) -> MoveShape:
+    """A sum of one-heap rules (each heap's relation in ``n``, ``m``) or a relation over the
+    whole position (``h``, ``k``)."""
+    comps = spec.parts(game, heaps)
+    if comps is None:
+        return MoveShape("relation", relation=spec.position_formula(heaps))
     defined: dict[str, str] = {}  # relation text -> predicate name
     preds = []
     guards = []
     names = []
     for comp in comps:
-        rel = _heap_relation(comp)
+        rel = comp.moves_spec.heap_formula()
         if rel not in defined:
             node = parse(rel, scalars=("n", "m"), result="bool")
             compiled = compile_bool(node, {"n": SetVar("N"), "m": SetVar("M")})
@@ -138,38 +139,14 @@ def move_shape(game: Game, heaps: int) -> MoveShape:
     return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
 
 
-def _heap_relation(game: Game) -> str:
-    """A formula in ``n``, ``m`` that holds (for ``m < n``) exactly on the moves of ``game``."""
-    spec = game.moves_spec
-    if isinstance(spec, TakeAndBreak | SplitUnequal) and spec.splits:
-        raise NotExpressible(
-            f"{game.spec} splits heaps, so a position has no fixed number of heaps"
-        )
-    if isinstance(spec, IntervalTakes):
-        return "True" if spec.any_number else f"{spec.q} * (n - m) <= {spec.p} * n"
-    if isinstance(spec, FiniteTakes):
-        return _intervals(spec.takes)
-    if isinstance(spec, RelationMoves):
-        return spec.text
-    if isinstance(spec, SetTakes):
-        if spec.kind == "multiples-of":
-            return f"(n - m) % {spec.modulus} == 0"
-        if spec.kind == "all-but":
-            return " and ".join(f"n - m != {e}" for e in spec.excluded) or "True"
-        raise NotExpressible(f"the subtraction set {spec.kind} is not regular in binary")
-    raise NotExpressible(f"no WS1S move relation for {game.spec}")
+@_shape.register
+def _(spec: UpToKHeaps, game: Game, heaps: int) -> MoveShape:
+    return MoveShape("moore", k=spec.k)
 
 
-def _intervals(takes: tuple[int, ...]) -> str:
-    runs: list[list[int]] = []
-    for t in sorted(takes):
-        if runs and t == runs[-1][1] + 1:
-            runs[-1][1] = t
-        else:
-            runs.append([t, t])
-    if len(runs) > 64:
-        raise NotExpressible("a subtraction set with more than 64 separate runs")
-    return " or ".join(f"n - m == {a}" if a == b else f"{a} <= n - m <= {b}" for a, b in runs)
+@_shape.register
+def _(spec: StairToStair, game: Game, heaps: int) -> MoveShape:
+    return MoveShape("staircase")
 
 
 # ---------------------------------------------------------------------------
@@ -311,9 +288,9 @@ def heap_count(ctx: ClaimContext) -> int:
         return 1
     if ctx.heaps is not None:
         return ctx.heaps
-    spec = ctx.game.moves_spec if ctx.game is not None else None
-    if isinstance(spec, OneHeapOfEach):
-        return len(spec.components)
+    fixed = ctx.game.moves_spec.heap_count() if ctx.game is not None else None
+    if fixed is not None:
+        return fixed
     raise NotExpressible("a claim without a fixed number of heaps")
 
 
@@ -323,7 +300,8 @@ def plan(ctx: ClaimContext) -> Plan:
         raise NotExpressible(f"{ctx.kind} claims (only P-positions, Grundy values and identities)")
     assert ctx.formula is not None
     if ctx.game is not None and ctx.kind != "identity":
-        move_shape(ctx.game, 1)  # families outside the fragment are named before anything else
+        # families outside the fragment are named before anything else
+        move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1)
     h = heap_count(ctx)
     xs = _xs(h)
     params = ", ".join(f"var2 {x}" for x in xs)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from functools import singledispatch
 from typing import Any
 
 from nimproof.engines.reference import heap_table
@@ -40,7 +41,7 @@ from nimproof.errors import EvalError
 from nimproof.expr import parse
 from nimproof.expr.evaluate import evaluate
 from nimproof.expr.to_ws1s import PRELUDE, NotExpressible, SetVar, compile_bool, compile_equals
-from nimproof.games.base import Game, PartMoves
+from nimproof.games.base import Game, MoveDescription, PartMoves
 from nimproof.provers import mona
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope
@@ -50,15 +51,20 @@ RECHECK_LIMIT = 400
 
 
 def part_moves(game: Game | None) -> PartMoves | None:
-    """The :class:`PartMoves` description of ``game``, or None.
-
-    The one place outside ``games/`` that tests for this description (until
-    the move model dispatches through the description itself).
-    """
+    """The :class:`PartMoves` description of ``game`` (normal play), or None."""
     if game is None or game.misere:
         return None
-    spec = game.moves_spec
-    return spec if isinstance(spec, PartMoves) else None
+    return _part_moves(game.moves_spec)
+
+
+@singledispatch
+def _part_moves(spec: MoveDescription) -> PartMoves | None:
+    return None
+
+
+@_part_moves.register
+def _(spec: PartMoves) -> PartMoves:
+    return spec
 
 
 def _xor(out: str, ins: list[str]) -> str:

@@ -21,9 +21,7 @@ from nimproof.games import (
     Game,
     HeapGame,
     MultiHeapGame,
-    OneHeapOfEach,
     PluginGame,
-    StairToStair,
     parse_spec,
     sum_of,
 )
@@ -78,15 +76,14 @@ class ClaimContext:
     @property
     def staircase(self) -> bool:
         """True for staircase Nim (normal or misère): moves raise a pile, so bounds are on the total."""
-        return self.game is not None and isinstance(self.game.moves_spec, StairToStair)
+        return self.game is not None and not self.game.moves_spec.lowers_heaps
 
     @property
     def heap_count(self) -> int | None:
         """The number of heaps of a multi-heap claim (a sum's component count when not given)."""
         if self.heaps is not None:
             return self.heaps
-        spec = self.game.moves_spec if self.game is not None else None
-        return len(spec.components) if isinstance(spec, OneHeapOfEach) else None
+        return self.game.moves_spec.heap_count() if self.game is not None else None
 
     @property
     def one_heap(self) -> bool:
@@ -152,9 +149,10 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     if claim.kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
         raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
     spec = game.moves_spec
-    if isinstance(game, MultiHeapGame) and isinstance(spec, OneHeapOfEach):
-        if claim.heaps not in (None, len(spec.components)):
-            raise ClaimError(f"claim {claim.id!r}: {game.spec} has {len(spec.components)} heaps")
+    fixed = spec.heap_count()
+    if isinstance(game, MultiHeapGame) and fixed is not None:
+        if claim.heaps not in (None, fixed):
+            raise ClaimError(f"claim {claim.id!r}: {game.spec} has {fixed} heaps")
     elif isinstance(game, MultiHeapGame) and claim.heaps is None:
         raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
     assert claim.formula is not None

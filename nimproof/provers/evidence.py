@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from nimproof.errors import EvalError
-from nimproof.games import HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
+from nimproof.games import HeapGame
 from nimproof.provers import deadline as dl
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import move_count_bound
@@ -259,13 +259,8 @@ def _sum_components(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """The one-heap rules whose sum the claim's game is (heap ``i`` of rule ``i``), if it is one."""
     if ctx.game is None:
         return None
-    game = ctx.game.normal
-    spec = game.moves_spec
-    if isinstance(spec, OneHeapOfEach):
-        return list(spec.components)
-    if isinstance(game, HeapGame):
-        return [game] * h
-    return None
+    comps = ctx.game.moves_spec.parts(ctx.game, h)
+    return None if comps is None else list(comps)
 
 
 def wrong_at(ctx: ClaimContext, position: Any, because: str = "") -> Counterexample | None:
@@ -333,7 +328,7 @@ def _options(ctx: ClaimContext, position: Any) -> Iterator[tuple[Any, Sequence[A
         return (
             ((p[0] if len(p) == 1 else p) if p else 0, p or (0,)) for p in heap.options(position)
         )
-    if isinstance(base.moves_spec, UpToKHeaps | StairToStair):
+    if base.moves_spec.parts(base, len(position)) is None:
         if move_count_bound(base, position) > MAX_OPTIONS:
             return None  # known to be too many before any is evaluated
         return ((q, (q,)) for q in base.moves(position))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import singledispatch
 from typing import cast
 
 from nimproof.expr import parse
@@ -25,11 +26,9 @@ from nimproof.games import (
     Game,
     HeapGame,
     IntervalTakes,
-    OneHeapOfEach,
+    MoveDescription,
     RelationMoves,
-    SetTakes,
-    StairToStair,
-    UpToKHeaps,
+    heap_move,
 )
 
 
@@ -51,85 +50,59 @@ class HeapMoves:
 
 def heap_moves(game: HeapGame) -> HeapMoves | None:
     """The solver view of ``game``, or None when it has none (splitting or infinite sets)."""
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        low = min(spec.takes)
-        return HeapMoves(
-            takes=spec.takes,
-            terminal=parse(f"n < {low}", scalars=("n",)),
-            description=f"n -> n - t for t in {{{', '.join(map(str, spec.takes))}}}",
-        )
-    if isinstance(spec, IntervalTakes) and spec.any_number:
+    return _solver_view(game.moves_spec)
+
+
+@singledispatch
+def _solver_view(spec: MoveDescription) -> HeapMoves | None:
+    return None
+
+
+@_solver_view.register
+def _(spec: FiniteTakes) -> HeapMoves:
+    low = min(spec.takes)
+    return HeapMoves(
+        takes=spec.takes,
+        terminal=parse(f"n < {low}", scalars=("n",)),
+        description=f"n -> n - t for t in {{{', '.join(map(str, spec.takes))}}}",
+    )
+
+
+@_solver_view.register
+def _(spec: IntervalTakes) -> HeapMoves:
+    if spec.any_number:
         return HeapMoves(
             relation=parse("m < n", scalars=("n", "m")),
             terminal=parse("n == 0", scalars=("n",)),
             description="n -> m for every m < n",
         )
-    if isinstance(spec, IntervalTakes):
-        p, q = spec.p, spec.q
-        return HeapMoves(
-            relation=parse(f"n - ({p} * n) // {q} <= m", scalars=("n", "m")),
-            terminal=parse(f"({p} * n) // {q} == 0", scalars=("n",)),
-            description=f"n -> m for n - floor({p}n/{q}) <= m < n",
-        )
-    if isinstance(spec, RelationMoves):
-        return HeapMoves(
-            relation=spec.predicate, terminal=None, description=f"n -> m when {spec.text}"
-        )
-    return None
+    p, q = spec.p, spec.q
+    return HeapMoves(
+        relation=parse(f"n - ({p} * n) // {q} <= m", scalars=("n", "m")),
+        terminal=parse(f"({p} * n) // {q} == 0", scalars=("n",)),
+        description=f"n -> m for n - floor({p}n/{q}) <= m < n",
+    )
+
+
+@_solver_view.register
+def _(spec: RelationMoves) -> HeapMoves:
+    return HeapMoves(relation=spec.predicate, terminal=None, description=f"n -> m when {spec.text}")
 
 
 def heap_move_legal(game: HeapGame, n: int, m: int) -> bool:
     """True when one heap of ``n`` may become one heap of ``m``, by the family's definition."""
-    if not 0 <= m < n:
-        return False
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes | IntervalTakes | SetTakes | RelationMoves):
-        return spec.legal(n, m)
-    if n <= 10_000:
-        return any((parts[0] if parts else 0) == m and len(parts) <= 1 for parts in game.options(n))
-    raise ValueError(f"cannot decide a move of {game.spec} from a heap of {n}")
+    return heap_move(game, n, m)
 
 
 def is_move(game: Game, p: Sequence[int], q: Sequence[int]) -> bool:
     """True when ``p -> q`` is one legal move of a multi-heap position, by definition.
 
-    ``game`` is a heap game (positions are sums of its heaps, in a fixed
-    order), a sum of heap games, Moore's Nim_k or staircase Nim, in normal or
-    misère play.
+    Asked of the game's move description (:meth:`MoveDescription.is_move`):
+    a sum of one-heap rules checks the one changed heap, Moore's Nim_k and
+    staircase Nim their rules, a heap relation its formula by exact
+    evaluation, any other game its own :meth:`Game.moves`.
     """
-    p, q = tuple(p), tuple(q)
-    if len(p) != len(q) or any(x < 0 for x in q):
-        return False
-    spec = game.moves_spec
-    if isinstance(spec, UpToKHeaps):
-        lowered = [i for i in range(len(p)) if q[i] < p[i]]
-        return all(q[i] <= p[i] for i in range(len(p))) and 1 <= len(lowered) <= spec.k
-    if isinstance(spec, StairToStair):
-        return _is_stair_move(p, q)
-    changed = [i for i in range(len(p)) if q[i] != p[i]]
-    if len(changed) != 1:
-        return False
-    i = changed[0]
-    if isinstance(spec, OneHeapOfEach):
-        return heap_move_legal(spec.components[i], p[i], q[i])
-    normal = game.normal
-    if isinstance(normal, HeapGame):
-        return heap_move_legal(normal, p[i], q[i])
-    raise ValueError(f"no move definition for {game!r}")
-
-
-def _is_stair_move(p: tuple[int, ...], q: tuple[int, ...]) -> bool:
-    diff = [i for i in range(len(p)) if q[i] != p[i]]
-    if not diff:
-        return False
-    top = max(diff)
-    c = p[top] - q[top]
-    if c <= 0:
-        return False
-    if top == 0:
-        return diff == [0]
-    return diff == [top - 1, top] and q[top - 1] - p[top - 1] == c
+    return game.moves_spec.is_move(game, tuple(p), tuple(q))
 
 
 def fixed_moves(game: Game, position: Sequence[int]) -> list[tuple[int, ...]]:
@@ -139,15 +112,9 @@ def fixed_moves(game: Game, position: Sequence[int]) -> list[tuple[int, ...]]:
     splitting move changes the number of heaps and is left out).
     """
     p = tuple(position)
-    spec = game.moves_spec
-    if isinstance(spec, UpToKHeaps | StairToStair):
+    comps = game.moves_spec.parts(game, len(p))
+    if comps is None:
         return [cast(tuple[int, ...], q) for q in game.normal.moves(p)]
-    normal = game.normal
-    if isinstance(spec, OneHeapOfEach):
-        comps = list(spec.components)
-    else:
-        assert isinstance(normal, HeapGame)
-        comps = [normal] * len(p)
     out = []
     for i, comp in enumerate(comps):
         for parts in comp.options(p[i]):
@@ -164,15 +131,4 @@ def move_count_bound(game: Game, position: Sequence[int]) -> float:
     staircase Nim: the coins. Other games are not bounded here (infinite):
     their moves are listed one at a time, so a caller can stop at its budget.
     """
-    spec = game.moves_spec
-    sizes = [int(x) for x in position]
-    if isinstance(spec, UpToKHeaps):
-        # elementary symmetric sums e_1 .. e_k of the heap sizes
-        e = [1.0] + [0.0] * spec.k
-        for x in sizes:
-            for j in range(spec.k, 0, -1):
-                e[j] += e[j - 1] * x
-        return sum(e[1:])
-    if isinstance(spec, StairToStair):
-        return float(sum(sizes))
-    return float("inf")
+    return game.moves_spec.move_bound([int(x) for x in position])

@@ -18,7 +18,7 @@ import numpy as np
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
-from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, TakeAndBreak
+from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, TakeAndBreak
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample
@@ -80,7 +80,7 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
 
 def position_count(game: Game, position: Sequence[int]) -> float:
     """An upper bound on the positions reachable from ``position`` (for budgeting)."""
-    if isinstance(game.moves_spec, StairToStair):
+    if not game.moves_spec.lowers_heaps:
         total = sum(position)
         return math.comb(total + len(position), len(position))
     out = 1.0

@@ -22,9 +22,12 @@ follow the source texts:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 import z3
+
+from nimproof.games.base import Game, MoveDescription, StairToStair, UpToKHeaps
 
 #: A z3 bit-vector term (z3's own classes are not precise enough for static typing).
 Term = Any
@@ -126,3 +129,23 @@ def moore(p: Sequence[Term], k: int) -> list[Candidate]:
         bits_msb_first = [z3.If(b, z3.BitVecVal(1, 1), z3.BitVecVal(0, 1)) for b in new_bits[i]]
         q.append(z3.Concat(*bits_msb_first) if len(bits_msb_first) > 1 else bits_msb_first[0])
     return [(q, z3.BoolVal(True))]
+
+
+def witness_of(game: Game) -> str | None:
+    """The name of the built-in witness for ``game``'s P-positions, if it has one."""
+    return _witness(game.moves_spec, game.misere)
+
+
+@singledispatch
+def _witness(spec: MoveDescription, misere: bool) -> str | None:
+    return ("misere-nim" if misere else "nim") if spec.nim else None
+
+
+@_witness.register
+def _(spec: UpToKHeaps, misere: bool) -> str:
+    return "moore"
+
+
+@_witness.register
+def _(spec: StairToStair, misere: bool) -> str:
+    return "staircase"

@@ -28,7 +28,6 @@ from nimproof.games import (
     Game,
     HeapGame,
     MultiHeapGame,
-    OneHeapOfEach,
     PluginGame,
     TakeAndBreak,
     parse_spec,
@@ -458,7 +457,8 @@ def _two_coordinates(game: Game, claim: dict[str, Any]) -> bool:
     heaps = claim.get("heaps")
     if isinstance(game, PluginGame):
         return game.name == "easychomp"
-    if isinstance(game.moves_spec, OneHeapOfEach):
+    fixed = game.moves_spec.heap_count()
+    if fixed is not None and game.moves_spec.parts(game, fixed) is not None:
         return False
     if game.misere:
         return (

@@ -95,3 +95,82 @@ def test_interval_description_matches_take_fraction_bounds() -> None:
     spec = parse_spec("take-fraction:2/3").moves_spec
     assert isinstance(spec, IntervalTakes)
     assert [spec.lowest(n) for n in range(7)] == [n - (2 * n) // 3 for n in range(7)]
+
+
+#: The move-description records (every subclass of MoveDescription in base.py).
+def _description_names() -> set[str]:
+    from nimproof.games import base
+
+    return {
+        name
+        for name, obj in vars(base).items()
+        if isinstance(obj, type) and issubclass(obj, base.MoveDescription)
+    }
+
+
+def _class_tests(tree: ast.AST, names: set[str]) -> int:
+    """How many ``isinstance(x, D)`` calls (D a description, a tuple or ``A | B`` of them)."""
+
+    def named(node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in names
+        if isinstance(node, ast.Attribute):
+            return node.attr in names
+        if isinstance(node, ast.Tuple):
+            return any(named(e) for e in node.elts)
+        if isinstance(node, ast.BinOp):
+            return named(node.left) or named(node.right)
+        return False
+
+    return sum(
+        1
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and len(node.args) == 2
+        and named(node.args[1])
+    )
+
+
+#: Modules that still test a description's class, and how many times: the list only
+#: shrinks (dispatch through the description protocol instead, see games/base.py).
+REMAINING_CLASS_TESTS: dict[str, int] = {
+    "cli/period.py": 2,
+    "datasets/stream.py": 1,
+    "engines/heap.py": 13,
+    "engines/periods.py": 2,
+    "engines/positions.py": 10,
+    "engines/sparse.py": 2,
+    "miner/guessers/param_fit.py": 1,
+    "provers/exhaustive/multi_heap.py": 7,
+    "provers/exhaustive/one_heap.py": 9,
+    "provers/hypothesis.py": 4,
+    "provers/period_theorems.py": 7,
+    "provers/periodic_table.py": 2,
+    "provers/periodicity.py": 2,
+    "provers/recheck.py": 3,
+    "provers/z3_bitvec/multi_heap.py": 4,
+    "reports/plots.py": 1,
+}
+
+
+def test_no_isinstance_on_a_move_description_outside_games() -> None:
+    names = _description_names()
+    assert {"FiniteTakes", "UpToKHeaps", "HeapsRelation", "PythonMoves"} <= names
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        if GAMES in path.parents:
+            continue
+        count = _class_tests(ast.parse(path.read_text(encoding="utf-8")), names)
+        if count:
+            found[str(path.relative_to(PACKAGE))] = count
+    over = {m: c for m, c in found.items() if c > REMAINING_CLASS_TESTS.get(m, 0)}
+    assert over == {}, f"isinstance on a move description outside games/: {over}"
+
+
+def test_the_class_test_counter_sees_a_ladder() -> None:
+    names = _description_names()
+    tree = ast.parse("isinstance(s, FiniteTakes | SetTakes)\nisinstance(s, (UpToKHeaps, int))\n")
+    assert _class_tests(tree, names) == 2
+    assert _class_tests(ast.parse("isinstance(s, int)"), names) == 0

@@ -20,9 +20,11 @@ theorem for a built-in family gets that family's winning-move ``witness``.
 
 from __future__ import annotations
 
+from functools import singledispatch
+
 import numpy as np
 
-from nimproof.games.base import Game, IntervalTakes, StairToStair, UpToKHeaps
+from nimproof.games.base import Game, MoveDescription, StairToStair, UpToKHeaps
 from nimproof.miner.formula import formula_cost, predicate_values
 from nimproof.miner.guessers.base import Guesser, formula_guess
 from nimproof.miner.model import Evidence, Guess, PTable, Table
@@ -58,17 +60,24 @@ def library(heaps: int) -> list[str]:
 
 def witness_for(game: Game, rule: str) -> str | None:
     """The built-in winning-move witness when ``rule`` is the known theorem for ``game``."""
-    spec = game.moves_spec
-    nim = isinstance(spec, IntervalTakes) and spec.any_number
-    if game.misere:
-        return "misere-nim" if nim and rule == misere_rule(XOR_ALL) else None
-    if nim and rule == XOR_ALL:
-        return "nim"
-    if isinstance(spec, UpToKHeaps) and rule == column_rule(spec.k + 1):
-        return "moore"
-    if isinstance(spec, StairToStair) and rule == ODD_STAIRS:
-        return "staircase"
-    return None
+    return _witness(game.moves_spec, game.misere, rule)
+
+
+@singledispatch
+def _witness(spec: MoveDescription, misere: bool, rule: str) -> str | None:
+    if misere:
+        return "misere-nim" if spec.nim and rule == misere_rule(XOR_ALL) else None
+    return "nim" if spec.nim and rule == XOR_ALL else None
+
+
+@_witness.register
+def _(spec: UpToKHeaps, misere: bool, rule: str) -> str | None:
+    return "moore" if not misere and rule == column_rule(spec.k + 1) else None
+
+
+@_witness.register
+def _(spec: StairToStair, misere: bool, rule: str) -> str | None:
+    return "staircase" if not misere and rule == ODD_STAIRS else None
 
 
 class MultiHeap(Guesser):
