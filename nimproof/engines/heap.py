@@ -34,10 +34,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import singledispatch
 
 import numpy as np
 
 from nimproof.engines import heap_kernels as hk
+from nimproof.engines import part_kernels
 from nimproof.engines import stream_kernels as stk
 from nimproof.engines.sparse import SparseTable, SplitRule, check_memory, split_rule, table_bytes
 from nimproof.errors import EvalError, UsageError
@@ -47,6 +49,8 @@ from nimproof.games.base import (
     Game,
     HeapGame,
     IntervalTakes,
+    MoveDescription,
+    PartMoves,
     RelationMoves,
     SetTakes,
     SplitUnequal,
@@ -75,6 +79,9 @@ MEMBERS_MAX_WORK = 4 * 10**10
 MISERE_SPLIT_MAX_N = 40
 #: Largest heap for the generic fallback (plain Python over ``options``).
 GENERIC_MAX_N = 5_000
+#: Largest heap for the PartMoves kernels (numpy, O(n) per heap).
+PART_MAX_N = 200_000
+_PART_CHUNK = 1 << 12
 
 # Chunk sizes: a kernel is called once per chunk so that progress can be reported.
 _LINEAR_CHUNK = 1 << 20
@@ -224,11 +231,32 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
         )
     if isinstance(spec, RelationMoves):
         return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(spec, tv))
+    described = _described_plan(spec, tv)
+    if described is not None:
+        return described
     if game.splits:
         if tv != 0:  # pragma: no cover - misère splitting games take the joint-position path
             raise AssertionError("misère of a splitting game")
         return HeapPlan("generic-python", GENERIC_MAX_N, _generic_runner(game))
     return HeapPlan("generic-targets", GENERIC_MAX_N, _targets_runner(game, tv))
+
+
+@singledispatch
+def _described_plan(spec: MoveDescription, tv: int) -> HeapPlan | None:
+    """A plan a description brings with it (None: the generic engines)."""
+    return None
+
+
+@_described_plan.register
+def _(spec: PartMoves, tv: int) -> HeapPlan | None:
+    kernel = part_kernels.KERNELS.get(spec.kernel)
+    if kernel is None or tv != 0:
+        return None
+    return HeapPlan(
+        f"parts-{spec.kernel}",
+        PART_MAX_N,
+        _chunked(lambda g, a, b, top: kernel(g, a, b), _PART_CHUNK),
+    )
 
 
 # ---------------------------------------------------------------------------

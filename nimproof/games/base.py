@@ -386,6 +386,9 @@ class PartMoves(MoveDescription):
 
     shapes: tuple[tuple[int, str], ...]
     runs: bool = False
+    #: A fast table kernel for exactly these moves, by name (``nimproof.engines.part_kernels``);
+    #: empty: the generic engine over the family's options.
+    kernel: str = ""
     splits: ClassVar[bool] = True
 
     def heap_formula(self) -> str:

@@ -43,7 +43,7 @@ class Ruler(HeapGame):
     @property
     def moves_spec(self) -> PartMoves:
         """The runs ``j + 1 .. n - 1`` left heads, for every ``j < n``."""
-        return PartMoves((), runs=True)
+        return PartMoves((), runs=True, kernel="ruler")
 
     def options(self, n: int) -> Iterator[Heaps]:
         for j in range(n):
@@ -64,7 +64,8 @@ class MockTurtles(HeapGame):
                 (0, "n >= 1"),
                 (1, "1 <= a1 and a1 < n"),
                 (2, "1 <= a1 and a1 < a2 and a2 < n"),
-            )
+            ),
+            kernel="mock-turtles",
         )
 
     def options(self, n: int) -> Iterator[Heaps]:

@@ -31,6 +31,7 @@ class LaskersNim(HeapGame):
         """Become one smaller heap (``0`` is nothing left), or two non-empty heaps summing to n."""
         return PartMoves(
             ((1, "a1 < n"), (2, "a1 + a2 == n and 1 <= a1 and a1 <= a2")),
+            kernel="lasker",
         )
 
     def options(self, n: int) -> Iterator[Heaps]:

@@ -196,3 +196,13 @@ def test_a_wrong_prefix_hint_leaves_a_true_claim_unknown() -> None:
 def test_lasker_values_far_out_are_refuted_by_the_reference() -> None:
     wrong = "0 if n == 0 or n == 257 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))"
     assert _automata("lasker", wrong, {}) == "refuted"
+
+
+@pytest.mark.parametrize("spec", ["lasker", "ruler", "mock-turtles"])
+def test_the_part_kernels_agree_with_the_reference(spec: str) -> None:
+    game = _heap(spec)
+    want = heap_table(game, 300)
+    assert grundy_table(game, 300).tolist() == want
+    assert grundy_table(game, 300, prefix=grundy_table(game, 41)).tolist() == want
+    calls: list[int] = []
+    assert grundy_table(game, 300, progress=lambda a, b: calls.append(a)).tolist() == want
