@@ -108,6 +108,7 @@ def _load_families() -> None:
         plugins,
         rule,
         sums,
+        welter,
         wythoff,
     )
 
