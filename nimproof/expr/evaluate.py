@@ -34,7 +34,7 @@ import numpy as np
 
 from nimproof.errors import EvalError
 from nimproof.expr import nodes
-from nimproof.expr.walk import BITWISE, COMPARISONS, UnknownNode, Walker, builtin
+from nimproof.expr.walk import BITWISE, COMPARISONS, ZECKENDORF_CALLS, UnknownNode, Walker, builtin
 
 BITS = 64
 MAX_SHIFT = 4096
@@ -447,6 +447,10 @@ def _call_vec(node: nodes.Call, env: Env) -> Vec:
     neg = x < 0
     bad = _or(bad, neg if neg.any() else None)
     x = np.where(neg, 0, x)
+    if f in ZECKENDORF_CALLS:
+        exact = builtin(node).exact
+        flat = [exact(int(v)) for v in np.ravel(x)]
+        return np.array(flat, dtype=np.int64).reshape(np.shape(x)), bad
     if f == "popcount":
         return _popcount(x), bad
     if f == "trailing_ones":

@@ -67,7 +67,7 @@ from nimproof.expr.nodes import (
     Var,
 )
 from nimproof.expr.to_z3 import Unsupported
-from nimproof.expr.walk import COMPARISONS, UnknownNode, Walker
+from nimproof.expr.walk import COMPARISONS, ZECKENDORF_CALLS, UnknownNode, Walker
 
 __all__ = [
     "PRELUDE",
@@ -203,24 +203,29 @@ def _xor(a: str, b: str) -> str:
     return f"~({a} <=> {b})"
 
 
-def compile_bool(node: Node, env: Mapping[str, object]) -> Compiled:
+def compile_bool(
+    node: Node, env: Mapping[str, object], compiler_class: type[_Core] | None = None
+) -> Compiled:
     """Compile a condition; ``env`` maps names to :class:`SetVar`, ints or sequences.
 
     A sequence (the heaps ``h``) is a tuple of :class:`SetVar`. The result is
     exact wherever its guard holds. Raises :class:`NotExpressible` outside WS1S.
+    ``compiler_class`` chooses the numeration (binary :class:`Ws1sCompiler` by default).
     """
-    compiler = Ws1sCompiler(dict(env))
+    compiler = (compiler_class or Ws1sCompiler)(dict(env))
     out = compiler.cond(node, compiler.env)
     if len(out.formula) + len(out.guard) > MAX_TEXT:
         raise NotExpressible("the formula is too large once unrolled")
     return out
 
 
-def compile_equals(node: Node, target: SetVar, env: Mapping[str, object]) -> Compiled:
+def compile_equals(
+    node: Node, target: SetVar, env: Mapping[str, object], compiler_class: type[_Core] | None = None
+) -> Compiled:
     """The condition "``target`` equals the int-valued ``node``" (exact where its guard holds)."""
     name = "__target__"
     cmp = Compare(node.pos, "bool", ("==",), (Var(node.pos, "int", name), node))
-    compiler = Ws1sCompiler({**env, name: target})
+    compiler = (compiler_class or Ws1sCompiler)({**env, name: target})
     out = compiler.cond(cmp, compiler.env)
     if len(out.formula) + len(out.guard) > MAX_TEXT:
         raise NotExpressible("the formula is too large once unrolled")
@@ -230,9 +235,21 @@ def compile_equals(node: Node, target: SetVar, env: Mapping[str, object]) -> Com
 class _Core(Walker[Value]):
     """The compiler's building blocks; :class:`Ws1sCompiler` adds the node handlers."""
 
+    #: True for binary numeration (bit positions); a subclass for another numeration sets False
+    #: and its own constants (:meth:`const_set`, :meth:`const_bit`).
+    binary = True
+
     def __init__(self, env: dict[str, object]) -> None:
         self.env = env
         self.counter = itertools.count()
+
+    def const_set(self, value: int) -> str:
+        """The MONA set constant of a natural number in this numeration."""
+        return const_set(value)
+
+    def const_bit(self, value: int) -> Callable[[str], str]:
+        """ "Position ``p`` is in the set of ``value``", as a formula builder."""
+        return _const_bit(value)
 
     def fresh(self, prefix: str) -> str:
         return f"{prefix}{next(self.counter)}"
@@ -285,7 +302,7 @@ class _Core(Walker[Value]):
         if isinstance(v, int):
             if v < 0:
                 raise NotExpressible(f"the negative value {v} outside a comparison")
-            return Num(_const_bit(v), const=v)
+            return Num(self.const_bit(v), const=v)
         if isinstance(v, SetVar):
             name = v.name
             return Num(lambda p: f"({p} in {name})", setname=name)
@@ -297,7 +314,7 @@ class _Core(Walker[Value]):
                 raise NotExpressible("a negative value outside a comparison")
 
             def bit(p: str) -> str:
-                return _or(*[_and(f, _const_bit(c)(p)) for c, f in cases])
+                return _or(*[_and(f, self.const_bit(c)(p)) for c, f in cases])
 
             return Num(bit, v.defs, v.guard)
         if isinstance(v, Pos):
@@ -309,7 +326,7 @@ class _Core(Walker[Value]):
         if a.setname is not None:
             return a.setname, a
         if a.const is not None:
-            return const_set(a.const), a
+            return self.const_set(a.const), a
         z = self.fresh("T")
         p = self.fresh("p")
         d: Def = ("2", z, f"(all1 {p}: (({p} in {z}) <=> {a.bit(p)}))")
@@ -373,7 +390,7 @@ class _Core(Walker[Value]):
 
     def divmod(self, a: Num, m: int) -> tuple[Num, Num]:
         """Quotient and remainder by a constant ``m >= 1``: ``m*Q + R = a``, ``R < m``."""
-        if m & (m - 1) == 0:
+        if m & (m - 1) == 0 and (self.binary or m == 1):
             k = m.bit_length() - 1
             if k == 0:
                 return a, self.as_num(0)
@@ -385,7 +402,9 @@ class _Core(Walker[Value]):
         mq = self.times(m, Num(lambda p: f"({p} in {q})", setname=q))
         mqn, mq = self.materialize(mq)
         # Q and R are defined together: one definition carries both (and the product's).
-        body = _and(*[d[2] for d in mq.defs], f"plus({mqn}, {r}, {an})", f"lt({r}, {const_set(m)})")
+        body = _and(
+            *[d[2] for d in mq.defs], f"plus({mqn}, {r}, {an})", f"lt({r}, {self.const_set(m)})"
+        )
         inner = [d[1] for d in mq.defs]
         formula = f"(ex2 {', '.join(inner)}: {body})" if inner else body
         defs = (*a.defs, ("2", q, "true"), ("2", r, formula))
@@ -560,16 +579,16 @@ def _num_cmp(c: _Core, op: str, a: Num, b: Num) -> str:
     return _not(_lt(c, a, b))
 
 
-def _name(a: Num) -> str | None:
+def _name(c: _Core, a: Num) -> str | None:
     if a.setname is not None:
         return a.setname
     if a.const is not None:
-        return const_set(a.const)
+        return c.const_set(a.const)
     return None
 
 
 def _eq(c: _Core, a: Num, b: Num) -> str:
-    an, bn = _name(a), _name(b)
+    an, bn = _name(c, a), _name(c, b)
     if an is not None and bn is not None:
         return f"{an} = {bn}"
     p = c.fresh("p")
@@ -581,7 +600,7 @@ def _eq(c: _Core, a: Num, b: Num) -> str:
 
 
 def _lt(c: _Core, a: Num, b: Num) -> str:
-    an, bn = _name(a), _name(b)
+    an, bn = _name(c, a), _name(c, b)
     if an is not None and bn is not None:
         return f"lt({an}, {bn})"
     p, q = c.fresh("p"), c.fresh("p")
@@ -839,6 +858,8 @@ def _h_call(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
         a = c.num(node.args[0], env)
         q, _ = c.divmod(c.plus(a, c.as_num(m - 1)), m)
         return q
+    if node.func in ZECKENDORF_CALLS:
+        raise NotExpressible(f"{node.func} in binary numeration (it reads Zeckendorf digits)")
     raise NotExpressible(f"{node.func} as a number (counting is not regular)")
 
 

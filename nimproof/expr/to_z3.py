@@ -38,7 +38,14 @@ from nimproof.errors import EvalError, NimproofError
 from nimproof.expr import nodes
 from nimproof.expr.evaluate import MAX_SHIFT, domain_values, evaluate
 from nimproof.expr.nodes import children
-from nimproof.expr.walk import BITWISE, COMPARISONS, UnknownNode, Walker, uses_bitwise
+from nimproof.expr.walk import (
+    BITWISE,
+    COMPARISONS,
+    ZECKENDORF_CALLS,
+    UnknownNode,
+    Walker,
+    uses_bitwise,
+)
 
 MAX_TERMS = 200_000
 """Most tree nodes one compilation may visit (reductions are unrolled); more is Unsupported."""
@@ -298,6 +305,8 @@ class _Compiler(Walker[Any]):
         return z3.If(test, body, orelse)
 
     def walk_call(self, node: nodes.Call, env: Mapping[str, object], path: Path) -> Any:
+        if node.func in ZECKENDORF_CALLS:
+            raise Unsupported(f"{node.func} reads Zeckendorf digits (only the automata method)")
         args = [self.compile(a, env, path) for a in node.args]
         return self.call(node, args, path)
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from nimproof.errors import EvalError
-from nimproof.expr import nodes
+from nimproof.expr import nodes, zeckendorf
 
 R = TypeVar("R")
 
@@ -142,6 +142,23 @@ def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
 
+def _natural(fn: Callable[[int], int]) -> Callable[[int], int]:
+    """``fn`` refused (EvalError) on negative numbers."""
+
+    def exact(x: int) -> int:
+        if x < 0:
+            raise EvalError(f"{fn.__name__} of a negative number")
+        return fn(x)
+
+    exact.__name__ = fn.__name__
+    return exact
+
+
+#: The built-ins that read Zeckendorf digits: only the automata method's Zeckendorf
+#: numeration compiles them (every other back end but exact evaluation refuses them).
+ZECKENDORF_CALLS = frozenset(("zlow", "zshift", "phi_floor"))
+
+
 @dataclass(frozen=True, slots=True)
 class Builtin:
     """A scalar built-in function of the formula language.
@@ -175,6 +192,9 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("ceil_div", 2, False, _ceil_div),
         Builtin("max", None, False, max),
         Builtin("min", None, False, min),
+        Builtin("zlow", 1, False, _natural(zeckendorf.zlow)),
+        Builtin("zshift", 1, False, _natural(zeckendorf.zshift)),
+        Builtin("phi_floor", 1, False, _natural(zeckendorf.phi_floor)),
     )
 }
 

@@ -518,6 +518,15 @@ class HeapsRelation(MoveDescription):
             return False
         return self.holds(p, q)
 
+    def move_bound(self, position: Sequence[int]) -> float:
+        """The positions below this one: in the box under it when no move raises a heap, else
+        those of smaller measure."""
+        if not self.raises:
+            return float(math.prod(int(x) + 1 for x in position) - 1)
+        w = self.weights(len(position))
+        top = sum(a * int(x) for a, x in zip(w, position, strict=True))
+        return float(math.prod(top // a + 1 for a in w))
+
 
 @dataclass(frozen=True, slots=True)
 class PythonMoves(MoveDescription):

@@ -100,6 +100,8 @@ def _load_families() -> None:
     from nimproof.games import (  # noqa: F401
         cgsuite,
         coin_turning,
+        declared,
+        fibonacci_nim,
         heap,
         lasker,
         misere,

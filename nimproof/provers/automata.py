@@ -36,12 +36,15 @@ from functools import singledispatch
 from itertools import combinations
 from typing import Any, TypedDict
 
-from nimproof.expr import parse
+from nimproof.expr import parse, zeckendorf
+from nimproof.expr import to_ws1s_zeckendorf as zws1s
 from nimproof.expr.to_ws1s import (
     PRELUDE,
     Compiled,
     NotExpressible,
     SetVar,
+    Ws1sCompiler,
+    _Core,
     compile_bool,
     compile_equals,
     const_set,
@@ -63,11 +66,56 @@ NAME = "automata"
 
 
 class Options(TypedDict, total=False):
-    """``[claim.checks] automata = { ... }``: limits per MONA run."""
+    """``[claim.checks] automata = { ... }``: limits per MONA run, and the numeration."""
 
     timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
     memory_mb: int  #: address-space limit of each MONA process (default 4096)
     prefix_xor: str  #: run moves (Ruler): the prefix xor of the claimed values, a formula in m
+    #: "binary", "zeckendorf", or "auto" (default: binary, then Zeckendorf where binary cannot)
+    numeration: str
+
+
+@dataclass(frozen=True)
+class Numeration:
+    """How numbers are sets of positions: the prelude, the compiler, constants, decoding.
+
+    ``valid`` is False in binary (every finite set is a number); in Zeckendorf
+    numeration only sets without two consecutive positions are numbers, so
+    every obligation assumes its free variables valid (MONA's ``assert``) and
+    every quantified number is valid.
+    """
+
+    name: str
+    prelude: str
+    compiler: type[_Core]
+    const_set: Callable[[int], str]
+    decode: Callable[[tuple[int, ...]], int]
+    valid: bool
+
+
+def _binary_value(ps: tuple[int, ...]) -> int:
+    return sum(1 << p for p in ps)
+
+
+NUMERATIONS: dict[str, Numeration] = {
+    "binary": Numeration(
+        "binary",
+        PRELUDE + "pred valid(var2 A) = true;\n",
+        Ws1sCompiler,
+        const_set,
+        _binary_value,
+        False,
+    ),
+    "zeckendorf": Numeration(
+        "Zeckendorf",
+        zws1s.PRELUDE,
+        zws1s.ZeckendorfCompiler,
+        zws1s.const_set,
+        zeckendorf.from_positions,
+        True,
+    ),
+}
+BINARY = NUMERATIONS["binary"]
 
 
 DEFAULT_TIMEOUT = 60.0
@@ -98,10 +146,10 @@ class MoveShape:
     preds: str = ""
     guards: tuple[str, ...] = ()
     k: int = 0
-    relation: str = ""
+    measure: str = ""
 
 
-def move_shape(game: Game, heaps: int) -> MoveShape:
+def move_shape(game: Game, heaps: int, num: Numeration = BINARY) -> MoveShape:
     """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), asked of
     the family's move description (:attr:`Game.moves_spec`).
 
@@ -110,18 +158,21 @@ def move_shape(game: Game, heaps: int) -> MoveShape:
     plugins).
     """
     try:
-        return _shape(game.moves_spec, game, heaps)
+        shape = _shape(game.moves_spec, game, heaps, num)
     except NotAFormula as exc:
         raise NotExpressible(f"the moves of {game.spec}: {exc}") from None
+    if num.valid and shape.kind in ("moore", "staircase"):
+        raise NotExpressible(f"the moves of {game.spec} in {num.name} numeration")
+    return shape
 
 
 @singledispatch
-def _shape(spec: MoveDescription, game: Game, heaps: int) -> MoveShape:
+def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> MoveShape:
     """A sum of one-heap rules (each heap's relation in ``n``, ``m``) or a relation over the
     whole position (``h``, ``k``)."""
     comps = spec.parts(game, heaps)
     if comps is None:
-        return MoveShape("relation", relation=spec.position_formula(heaps))
+        return _relation_shape(spec, heaps, num)
     defined: dict[str, str] = {}  # relation text -> predicate name
     preds = []
     guards = []
@@ -130,23 +181,48 @@ def _shape(spec: MoveDescription, game: Game, heaps: int) -> MoveShape:
         rel = comp.moves_spec.heap_formula()
         if rel not in defined:
             node = parse(rel, scalars=("n", "m"), result="bool")
-            compiled = compile_bool(node, {"n": SetVar("N"), "m": SetVar("M")})
+            compiled = compile_bool(node, {"n": SetVar("N"), "m": SetVar("M")}, num.compiler)
             name = defined[rel] = f"hm{len(defined)}"
-            preds.append(f"pred {name}(var2 N, var2 M) = (lt(M, N) & {compiled.formula});\n")
+            preds.append(
+                f"pred {name}(var2 N, var2 M) = (valid(M) & lt(M, N) & {compiled.formula});\n"
+            )
             if compiled.guard != "true":
-                guards.append(f"(lt(M, N) => {compiled.guard})")
+                guards.append(f"var2 N, M;\n(lt(M, N) => {compiled.guard})")
         names.append(defined[rel])
     return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
 
 
 @_shape.register
-def _(spec: UpToKHeaps, game: Game, heaps: int) -> MoveShape:
+def _(spec: UpToKHeaps, game: Game, heaps: int, num: Numeration) -> MoveShape:
     return MoveShape("moore", k=spec.k)
 
 
 @_shape.register
-def _(spec: StairToStair, game: Game, heaps: int) -> MoveShape:
+def _(spec: StairToStair, game: Game, heaps: int, num: Numeration) -> MoveShape:
     return MoveShape("staircase")
+
+
+def _relation_shape(spec: MoveDescription, heaps: int, num: Numeration) -> MoveShape:
+    """``pred rel(X0, Y0, ...)``: the description's relation over the whole position, and the
+    obligation (w) that every move lowers its measure (so induction on it is sound)."""
+    text = spec.position_formula(heaps)
+    xs, ys, inter = _move_vars(heaps)
+    env: dict[str, object] = {
+        "h": tuple(SetVar(x) for x in xs),
+        "k": tuple(SetVar(y) for y in ys),
+    }
+    node = parse(text, sequences=("h", "k"), result="bool")
+    rel = compile_bool(node, env, num.compiler)
+    weights = spec.weights(heaps)
+    lower = " + ".join(f"{w} * k[{i}]" for i, w in enumerate(weights))
+    upper = " + ".join(f"{w} * h[{i}]" for i, w in enumerate(weights))
+    drop = compile_bool(parse(f"{lower} < {upper}", sequences=("h", "k")), env, num.compiler)
+    params = ", ".join(f"var2 {v}" for v in inter)
+    valid = " & ".join(f"valid({y})" for y in ys)
+    preds = f"pred rel({params}) = ({valid} & {rel.formula});\n"
+    guards = [f"var2 {', '.join(inter)};\n{rel.guard}"] if rel.guard != "true" else []
+    measure = f"var2 {', '.join(inter)};\n{_call('rel', inter)} => {drop.formula}"
+    return MoveShape("relation", preds=preds, guards=tuple(guards), measure=measure)
 
 
 # ---------------------------------------------------------------------------
@@ -172,6 +248,7 @@ class Plan:
     header: str
     free: list[str]
     measure: str = "heap"
+    numeration: Numeration = BINARY
 
 
 def _xs(h: int, prefix: str = "X") -> list[str]:
@@ -202,7 +279,9 @@ def _move_pred(shape: MoveShape, h: int) -> str:
         return [f"{ys[j]} = {xs[j]}" for j in range(h) if j not in skip]
 
     cases = []
-    if shape.kind == "heaps":
+    if shape.kind == "relation":
+        cases.append(_call("rel", [v for pair in zip(xs, ys, strict=True) for v in pair]))
+    elif shape.kind == "heaps":
         for i in range(h):
             cases.append(" & ".join([_call(shape.heap_preds[i], [xs[i], ys[i]]), *same({i})]))
     elif shape.kind == "moore":
@@ -227,6 +306,10 @@ def _terminal_pred(shape: MoveShape, h: int) -> str:
     params = ", ".join(f"var2 {x}" for x in xs)
     if shape.kind == "heaps":
         body = " & ".join(f"~(ex2 M: {_call(shape.heap_preds[i], [xs[i], 'M'])})" for i in range(h))
+    elif shape.kind == "relation":
+        us = _xs(h, "U")
+        args = [v for pair in zip(xs, us, strict=True) for v in pair]
+        body = f"~(ex2 {', '.join(us)}: {_call('rel', args)})"
     else:
         body = " & ".join(f"empty({x})" for x in xs)
     return f"pred terminal({params}) = {body};\n"
@@ -238,7 +321,11 @@ def _reach(
     """Some move from X reaches a position where ``target`` holds (only changed heaps quantified)."""
     xs = _xs(h)
     cases = []
-    if shape.kind == "heaps":
+    if shape.kind == "relation":
+        news = _xs(h, "U")
+        args = [v for pair in zip(xs, news, strict=True) for v in pair]
+        cases.append(f"(ex2 {', '.join(news)}: {_call('rel', args)} & {target(news)})")
+    elif shape.kind == "heaps":
         for i in range(h):
             if only is not None and i != only:
                 continue
@@ -294,38 +381,41 @@ def heap_count(ctx: ClaimContext) -> int:
     raise NotExpressible("a claim without a fixed number of heaps")
 
 
-def plan(ctx: ClaimContext) -> Plan:
-    """The obligations that prove ``ctx``'s claim for every position (or NotExpressible)."""
+def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
+    """The obligations that prove ``ctx``'s claim for every position (or NotExpressible),
+    numbers written in the numeration ``num``."""
     if ctx.kind not in ("p_positions", "grundy", "identity"):
         raise NotExpressible(f"{ctx.kind} claims (only P-positions, Grundy values and identities)")
     assert ctx.formula is not None
     if ctx.game is not None and ctx.kind != "identity":
         # families outside the fragment are named before anything else
-        move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1)
+        move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1, num)
     h = heap_count(ctx)
     xs = _xs(h)
     params = ", ".join(f"var2 {x}" for x in xs)
     env = _env(ctx, xs)
-    header = "ws1s;\n" + PRELUDE
+    header = "ws1s;\n" + num.prelude
     obligations: list[Obligation] = []
     if ctx.kind == "identity":
-        c = compile_bool(ctx.formula, env)
+        c = compile_bool(ctx.formula, env, num.compiler)
         header += f"pred F({params}) = {c.formula};\npred FG({params}) = {c.guard};\n"
         if c.guard != "true":
             obligations.append(Obligation("guard", _decl(xs) + _call("FG", xs) + ";\n"))
         obligations.append(Obligation("identity", _decl(xs) + _call("F", xs) + ";\n"))
-        return Plan(h, obligations, header, xs, "value")
+        return Plan(h, obligations, header, xs, "value", num)
     assert ctx.game is not None
-    shape = move_shape(ctx.game, h)
+    shape = move_shape(ctx.game, h, num)
     header += shape.preds + _move_pred(shape, h) + _terminal_pred(shape, h)
     for g in shape.guards:
-        obligations.append(Obligation("rule-guard", "var2 N, M;\n" + g + ";\n"))
+        obligations.append(Obligation("rule-guard", g + ";\n"))
+    if shape.measure:
+        obligations.append(Obligation("w", shape.measure + ";\n"))
     if ctx.kind == "p_positions":
-        header += _p_obligations(ctx, shape, h, env, obligations)
+        header += _p_obligations(ctx, shape, h, env, obligations, num)
     else:
-        header += _g_obligations(ctx, shape, h, env, obligations)
+        header += _g_obligations(ctx, shape, h, env, obligations, num)
     measure = "total" if shape.kind == "staircase" else "heap"
-    return Plan(h, obligations, header, xs, measure)
+    return Plan(h, obligations, header, xs, measure, num)
 
 
 def _claim_predicates(
@@ -342,11 +432,16 @@ def _claim_predicates(
 
 
 def _p_obligations(
-    ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
+    ctx: ClaimContext,
+    shape: MoveShape,
+    h: int,
+    env: dict[str, object],
+    out: list[Obligation],
+    num: Numeration,
 ) -> str:
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
-    preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env), out)
+    preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env, num.compiler), out)
     move_args = inter
     out.append(
         Obligation(
@@ -403,11 +498,16 @@ def _parity_at(p: str, xs: list[str]) -> str:
 
 
 def _g_obligations(
-    ctx: ClaimContext, shape: MoveShape, h: int, env: dict[str, object], out: list[Obligation]
+    ctx: ClaimContext,
+    shape: MoveShape,
+    h: int,
+    env: dict[str, object],
+    out: list[Obligation],
+    num: Numeration,
 ) -> str:
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
-    c = compile_equals(ctx.formula, SetVar("V"), env)
+    c = compile_equals(ctx.formula, SetVar("V"), env, num.compiler)
     preds = _claim_predicates("G", [*xs, "V"], ["V", *xs], c, out)
     out.append(
         Obligation(
@@ -454,7 +554,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     if parts is not None:  # rules that leave several heaps: their own obligations
         return automata_parts.run(ctx, parts, options, NAME)
     try:
-        p = plan(ctx)
+        p = _plan(ctx, str(options.get("numeration", "auto")))
     except (NotExpressible, Unsupported) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
@@ -470,7 +570,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             done.append(name)
             continue
         if answer.outcome in ("counterexample", "unsatisfiable"):
-            found = recheck(ctx, p, name, answer.assignment, _shrinker(p, ob, memory, stats, ctx))
+            found = recheck(ctx, p, name, _decoded(p, answer), _shrinker(p, ob, memory, stats, ctx))
             if isinstance(found, Recheck) and found.counterexample is not None:
                 return MethodResult(
                     NAME,
@@ -486,8 +586,43 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     scope = Scope("all", measure=p.measure, heaps=None if ctx.one_heap else p.heaps)
     if ctx.kind == "identity":
         scope = Scope("all", measure="value")
-    detail = f"WS1S obligations {', '.join(done)} valid (MONA), every heap size"
+    numeration = "" if p.numeration is BINARY else f", {p.numeration.name} numeration"
+    detail = f"WS1S obligations {', '.join(done)} valid (MONA{numeration}), every heap size"
     return MethodResult(NAME, "proved", scope, detail, time.monotonic() - t0, stats=stats)
+
+
+def _plan(ctx: ClaimContext, choice: str) -> Plan:
+    """The plan in the numeration ``choice``; ``auto`` tries binary, then Zeckendorf."""
+    if choice in NUMERATIONS:
+        return plan(ctx, NUMERATIONS[choice])
+    if choice != "auto":
+        raise NotExpressible(f"the numeration {choice!r} (choose binary, zeckendorf or auto)")
+    try:
+        return plan(ctx, BINARY)
+    except (NotExpressible, Unsupported) as binary:
+        try:
+            return plan(ctx, NUMERATIONS["zeckendorf"])
+        except (NotExpressible, Unsupported) as other:
+            if str(other) == str(binary):
+                raise binary from None
+            raise NotExpressible(f"{binary} (binary); {other} (Zeckendorf)") from None
+
+
+def _decoded(p: Plan, answer: mona.MonaAnswer) -> dict[str, int]:
+    """MONA's assignment as numbers of the plan's numeration."""
+    out = dict(answer.assignment)
+    out.update({name: p.numeration.decode(ps) for name, ps in answer.sets.items()})
+    return out
+
+
+def _assumed(p: Plan, text: str) -> str:
+    """``text`` with its free variables assumed to be numbers (valid sets) when the
+    numeration needs it: MONA then decides the formula under that assumption."""
+    if not p.numeration.valid or not text.startswith("var2 "):
+        return text
+    decl, _, body = text.partition(";\n")
+    names = [n.strip() for n in decl[len("var2 ") :].split(",")]
+    return f"{decl};\nassert {' & '.join(f'valid({n})' for n in names)};\n{body}"
 
 
 def _unknown(detail: str, t0: float, stats: dict[str, Any]) -> MethodResult:
@@ -512,7 +647,7 @@ def _decide(
 def _mona(
     p: Plan, ob: Obligation, timeout: float, memory: int, stats: dict[str, Any]
 ) -> mona.MonaAnswer:
-    answer = mona.run_text(p.header + ob.text, max(timeout, 0.05), memory)
+    answer = mona.run_text(p.header + _assumed(p, ob.text), max(timeout, 0.05), memory)
     stats["mona_runs"] += 1
     stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
     if answer.outcome == "error":
@@ -536,12 +671,14 @@ def _shrinker(
             if lo >= hi or ctx.time_left() < 1.0 or time.monotonic() > stop:
                 break
             mid = (lo + hi) // 2
-            bound = " & ".join(f"le({x}, {const_set(mid)})" for x in p.free)
+            bound = " & ".join(f"le({x}, {p.numeration.const_set(mid)})" for x in p.free)
             trial = f"{decl};\n({bound}) => ({body.rstrip().rstrip(';')});\n"
-            answer = mona.run_text(p.header + trial, min(20.0, ctx.time_left()), memory)
+            answer = mona.run_text(
+                p.header + _assumed(p, trial), min(20.0, ctx.time_left()), memory
+            )
             stats["mona_runs"] += 1
             if answer.outcome in ("counterexample", "unsatisfiable"):
-                best, hi = answer.assignment, mid
+                best, hi = _decoded(p, answer), mid
             elif answer.outcome == "valid":
                 lo = mid + 1
             else:

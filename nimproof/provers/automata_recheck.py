@@ -56,6 +56,8 @@ def recheck(
     shrink: Callable[[dict[str, int]], dict[str, int]],
 ) -> Recheck:
     """Confirm MONA's counterexample to ``obligation`` (after shrinking it)."""
+    if obligation == "w":
+        return Recheck(None, "a move that does not lower the measure induction runs on")
     if obligation != "rule-guard":
         assignment = shrink(assignment)
     xs = [assignment.get(f"X{i}", 0) for i in range(plan.heaps)]
@@ -171,7 +173,9 @@ def _p(ctx: ClaimContext, ob: str, x: tuple[int, ...], y: tuple[int, ...]) -> Re
         return Recheck(None, f"MONA's position {x} for (b) does not re-check")
     how = _no_move_reaches(ctx, x, lambda q: bool(rc.formula_at(ctx, q)), None)
     if not how:
-        return Recheck(None, f"a move from {x} into the claimed P-set exists")
+        return Recheck(
+            None, f"no re-check confirmed that no move from {x} enters the claimed P-set"
+        )
     text = (
         f"At {rc.describe_position(ctx, x)} the claim says N, but no move reaches a position the "
         "claim calls P: the claim is false there or at one of its options."
@@ -196,7 +200,7 @@ def _g(ctx: ClaimContext, ob: str, x: Any, y: Any, v: int, w: int) -> Recheck:
         return Recheck(None, f"MONA's value {v} at {x} does not re-check")
     how = _no_move_reaches(ctx, x, lambda q: int(rc.formula_at(ctx, q)) == v, v)
     if not how:
-        return Recheck(None, f"a move from {x} reaches value {v}")
+        return Recheck(None, f"no re-check confirmed that no move from {x} reaches value {v}")
     text = f"At {where} the claim gives {gx}, but no move reaches a position the claim values {v}."
     return _confirmed(ctx, x, "condition-2", text, gx, None, how)
 

@@ -44,6 +44,8 @@ class MonaAnswer:
     assignment: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     message: str = ""
+    #: The positions of each set variable of the assignment, as MONA printed them.
+    sets: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 def available() -> bool:
@@ -98,10 +100,24 @@ def classify(returncode: int, stdout: str, seconds: float = 0.0) -> MonaAnswer:
     if text.startswith("Formula is valid"):
         return MonaAnswer("valid", seconds=seconds)
     if text.startswith("A counter-example"):
-        return MonaAnswer("counterexample", parse_assignment(text), seconds)
+        return MonaAnswer("counterexample", parse_assignment(text), seconds, sets=parse_sets(text))
     if text.startswith("Formula is unsatisfiable"):
-        return MonaAnswer("unsatisfiable", parse_assignment(text), seconds)
+        return MonaAnswer("unsatisfiable", parse_assignment(text), seconds, sets=parse_sets(text))
     return MonaAnswer("error", seconds=seconds, message=f"unexpected output: {text[:120]!r}")
+
+
+def parse_sets(text: str) -> dict[str, tuple[int, ...]]:
+    """The positions of every ``NAME = {...}`` line of the first example in MONA's output."""
+    out: dict[str, tuple[int, ...]] = {}
+    for line in text.splitlines():
+        if line.startswith("A satisfying example"):
+            break
+        m = _SET.match(line.strip())
+        if m:
+            out[m.group(1)] = tuple(
+                sorted({int(x) for x in m.group(2).replace(" ", "").split(",") if x})
+            )
+    return out
 
 
 def parse_assignment(text: str) -> dict[str, int]:

@@ -145,6 +145,24 @@ for k in (1, 2, 3):
                 )
             )
 
+#: Wythoff's game: the P-positions are the Beatty pairs (floor(k*phi), floor(k*phi) + k).
+WYTHOFF_P = (
+    "(h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0]))"
+    " or (h[1] <= h[0] and h[1] == phi_floor(h[0] - h[1]))"
+)
+MULTI_FALSE += [
+    # the shift without its correction, one side only, one pair left out, one added
+    ("wythoff", WYTHOFF_P.replace("phi_floor", "zshift"), 2, None, ("exhaustive",)),
+    ("wythoff", "h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0])", 2, None, ("exhaustive",)),
+    ("wythoff", f"({WYTHOFF_P}) or h[0] == h[1]", 2, None, ("exhaustive",)),
+    ("wythoff", "h[1] == zshift(h[0]) or h[0] == zshift(h[1])", 2, None, ("exhaustive",)),
+    # Fibonacci Nim: P-positions are n = 0 or t below the smallest Zeckendorf term of n
+    ("fibonacci-nim", "h[0] == 0 or h[1] <= zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[0] == 0 or 2 * h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
+    ("fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0]) or h[0] == 4", 2, None, ("exhaustive",)),
+]
+
 MULTI_FALSE += [
     # one heap of a game with a proved period, and sums of such games
     ("kayles", "h[0] == 0 or h[0] == 6", 1, None, ("exhaustive", "periodic_table")),
@@ -238,6 +256,10 @@ FAR_FALSE: list[tuple[str, str, int, int]] = [
     ("staircase", f"xor(h[::2]) == 0 or h[0] == {2**64 + 7}", 4, 64),
     ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) and h[0] < {2**36}", 3, 36),
     ("moore:2", f"all(colsum(h, b) % 3 == 0 for b in bits) or h[2] == {2**67 + 2}", 3, 67),
+    # Wythoff's game in Zeckendorf numeration: one P-pair left out
+    ("wythoff", f"({WYTHOFF_P}) and h[1] != 54", 2, 6),
+    ("wythoff", f"({WYTHOFF_P}) and h[0] != 144", 2, 8),
+    ("fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0]) and h[0] != 89", 2, 7),
 ]
 FAR_ONE_HEAP: list[tuple[str, str, int]] = [
     ("knim:3", f"n % 4 if n < {2**40} else 0", 40),
