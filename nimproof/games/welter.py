@@ -36,7 +36,9 @@ MAX_COINS = 8
 
 def distinct(k: int, name: str = "h") -> str:
     """The formula "the ``k`` entries of ``name`` are pairwise different"."""
-    return " and ".join(f"{name}[{i}] != {name}[{j}]" for i, j in combinations(range(k), 2)) or "True"
+    return (
+        " and ".join(f"{name}[{i}] != {name}[{j}]" for i, j in combinations(range(k), 2)) or "True"
+    )
 
 
 def relation(k: int) -> str:
@@ -94,5 +96,7 @@ class Welter(MultiHeapGame):
     multi_heap=True,
 )
 def _welter(args: str | None) -> Welter:
-    k = parse_int(need_args("welter", args, "a number of coins"), "the number of coins", low=1, high=MAX_COINS)
+    k = parse_int(
+        need_args("welter", args, "a number of coins"), "the number of coins", low=1, high=MAX_COINS
+    )
     return Welter(k)

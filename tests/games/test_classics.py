@@ -1,4 +1,4 @@
-"""The classic families: CGSuite's take-and-break notation, Lasker's Nim, Ruler, Mock Turtles."""
+"""The classic families: CGSuite codes, Lasker's Nim, Ruler, Mock Turtles, Welter's game."""
 
 from __future__ import annotations
 
@@ -206,3 +206,41 @@ def test_the_part_kernels_agree_with_the_reference(spec: str) -> None:
     assert grundy_table(game, 300, prefix=grundy_table(game, 41)).tolist() == want
     calls: list[int] = []
     assert grundy_table(game, 300, progress=lambda a, b: calls.append(a)).tolist() == want
+
+
+# ---------------------------------------------------------------------------
+# Welter's game
+
+
+def _welter_brute(coins: tuple[int, ...]) -> int:
+    @cache
+    def g(pos: frozenset[int]) -> int:
+        return mex({g(pos - {a} | {b}) for a in pos for b in range(a) if b not in pos})
+
+    return g(frozenset(coins))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_welters_function_is_the_value_of_every_small_position(k: int) -> None:
+    from nimproof.games.welter import welter_function
+
+    node = parse(welter_function(k), sequences=("h",))
+    for squares in product(range(7 if k < 4 else 6), repeat=k):
+        want = _welter_brute(squares) if len(set(squares)) == k else 0
+        assert evaluate(node, {"h": squares}) == want, squares
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_welters_relation_is_its_moves(k: int) -> None:
+    game = parse_spec(f"welter:{k}")
+    desc = game.moves_spec
+    for p in product(range(5), repeat=k):
+        moves = set(game.moves(p))
+        for q in product(range(5), repeat=k):
+            assert desc.is_move(game, p, q) == (q in moves), (p, q)
+
+
+def test_welter_needs_a_sensible_number_of_coins() -> None:
+    for bad in ("welter", "welter:0", "welter:99", "welter:x"):
+        with pytest.raises(SpecError):
+            parse_spec(bad)

@@ -156,6 +156,9 @@ MULTI_FALSE += [
     ("wythoff", "h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0])", 2, None, ("exhaustive",)),
     ("wythoff", f"({WYTHOFF_P}) or h[0] == h[1]", 2, None, ("exhaustive",)),
     ("wythoff", "h[1] == zshift(h[0]) or h[0] == zshift(h[1])", 2, None, ("exhaustive",)),
+    # Welter's game is not Nim: equal-xor positions of distinct squares are not all P
+    ("welter:3", "h[0] ^ h[1] ^ h[2] == 0", 3, None, ("exhaustive",)),
+    ("welter:2", "h[0] == h[1] or h[0] ^ h[1] == 2", 2, None, ("exhaustive",)),
     # Fibonacci Nim: P-positions are n = 0 or t below the smallest Zeckendorf term of n
     ("fibonacci-nim", "h[0] == 0 or h[1] <= zlow(h[0])", 2, None, ("exhaustive",)),
     ("fibonacci-nim", "h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
