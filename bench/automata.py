@@ -106,11 +106,45 @@ def _classics_rows() -> list[AutomataRow]:
     return rows
 
 
+def _welter_rows() -> list[AutomataRow]:
+    """Welter's function for 2, 3, 4, ... coins until a proof fails or passes the limit."""
+    from nimproof.games.welter import welter_function
+
+    rows = []
+    for k in range(2, 6):
+        claim = Claim(
+            id=f"bench-welter-{k}",
+            kind="grundy",
+            statement="Welter",
+            game=f"welter:{k}",
+            formula=welter_function(k),
+            heaps=k,
+        )
+        ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+        t0 = time.perf_counter()
+        result = automata.run(ctx, {"timeout": LIMIT_SECONDS})
+        seconds = time.perf_counter() - t0
+        rows.append(
+            AutomataRow(
+                "Welter",
+                k,
+                result.status,
+                seconds,
+                float(result.stats.get("mona_seconds", 0.0)),
+                int(result.stats.get("mona_runs", 0)),
+                result.detail,
+            )
+        )
+        if result.status != "proved" or seconds > LIMIT_SECONDS:
+            break
+    return rows
+
+
 def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
     """Measure every family; a family stops at its first size not proved within the limit."""
     if not mona.available():
         return []
-    rows: list[AutomataRow] = _classics_rows()
+    rows: list[AutomataRow] = _classics_rows() + _welter_rows()
     for label, game, predicate, sizes in _families(full):
         for h in sizes:
             claim = Claim(
