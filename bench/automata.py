@@ -83,26 +83,33 @@ CLASSICS: list[tuple[str, str, str, dict[str, str]]] = [
 ]
 
 
+def _measure(label: str, heaps: int, claim: Claim, options: dict[str, str]) -> AutomataRow:
+    """Run the automata method alone on ``claim`` and time it."""
+    ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+    t0 = time.perf_counter()
+    result = automata.run(ctx, {"timeout": LIMIT_SECONDS, **options})
+    return AutomataRow(
+        label,
+        heaps,
+        result.status,
+        time.perf_counter() - t0,
+        float(result.stats.get("mona_seconds", 0.0)),
+        int(result.stats.get("mona_runs", 0)),
+        result.detail,
+    )
+
+
+def _stops(row: AutomataRow) -> bool:
+    return row.status != "proved" or row.seconds > LIMIT_SECONDS
+
+
 def _classics_rows() -> list[AutomataRow]:
     rows = []
     for label, game, formula, options in CLASSICS:
         claim = Claim(
             id=f"bench-{game}", kind="grundy", statement=label, game=game, formula=formula
         )
-        ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
-        t0 = time.perf_counter()
-        result = automata.run(ctx, {"timeout": LIMIT_SECONDS, **options})
-        rows.append(
-            AutomataRow(
-                label,
-                1,
-                result.status,
-                time.perf_counter() - t0,
-                float(result.stats.get("mona_seconds", 0.0)),
-                int(result.stats.get("mona_runs", 0)),
-                result.detail,
-            )
-        )
+        rows.append(_measure(label, 1, claim, options))
     return rows
 
 
@@ -110,32 +117,19 @@ def _welter_rows() -> list[AutomataRow]:
     """Welter's function for 2, 3, 4, ... coins until a proof fails or passes the limit."""
     from nimproof.games.welter import welter_function
 
-    rows = []
+    rows: list[AutomataRow] = []
     for k in range(2, 6):
+        formula = welter_function(k)
         claim = Claim(
             id=f"bench-welter-{k}",
             kind="grundy",
             statement="Welter",
             game=f"welter:{k}",
-            formula=welter_function(k),
+            formula=formula,
             heaps=k,
         )
-        ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
-        t0 = time.perf_counter()
-        result = automata.run(ctx, {"timeout": LIMIT_SECONDS})
-        seconds = time.perf_counter() - t0
-        rows.append(
-            AutomataRow(
-                "Welter",
-                k,
-                result.status,
-                seconds,
-                float(result.stats.get("mona_seconds", 0.0)),
-                int(result.stats.get("mona_runs", 0)),
-                result.detail,
-            )
-        )
-        if result.status != "proved" or seconds > LIMIT_SECONDS:
+        rows.append(_measure("Welter", k, claim, {}))
+        if _stops(rows[-1]):
             break
     return rows
 
@@ -155,21 +149,7 @@ def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
                 formula=predicate,
                 heaps=h,
             )
-            ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
-            t0 = time.perf_counter()
-            result = automata.run(ctx, {"timeout": LIMIT_SECONDS})
-            seconds = time.perf_counter() - t0
-            rows.append(
-                AutomataRow(
-                    label,
-                    h,
-                    result.status,
-                    seconds,
-                    float(result.stats.get("mona_seconds", 0.0)),
-                    int(result.stats.get("mona_runs", 0)),
-                    result.detail,
-                )
-            )
-            if result.status != "proved" or seconds > LIMIT_SECONDS:
+            rows.append(_measure(label, h, claim, {}))
+            if _stops(rows[-1]):
                 break
     return rows
