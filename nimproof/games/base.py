@@ -552,6 +552,8 @@ class Game(ABC):
 
     spec: str
     misere: bool = False
+    #: Why misère play of this rule is not the game the family models ("" when it is).
+    no_misere: ClassVar[str] = ""
 
     @abstractmethod
     def moves(self, position: Position) -> Iterator[Position]:

@@ -33,12 +33,19 @@ from collections.abc import Iterator
 from nimproof.games.base import HeapGame, Heaps, PartMoves
 from nimproof.games.registry import family, no_args
 
+#: The heap model rests on the coin-turning principle, which needs normal play.
+_NO_MISERE = (
+    "a coin turned twice cancels only under normal play, so misère play of the heap "
+    "model is not the misère coin-turning game"
+)
+
 
 class Ruler(HeapGame):
     """Ruler: turn a run of consecutive coins whose rightmost coin is heads."""
 
     spec = "ruler"
     splits = True
+    no_misere = _NO_MISERE
 
     @property
     def moves_spec(self) -> PartMoves:
@@ -55,6 +62,7 @@ class MockTurtles(HeapGame):
 
     spec = "mock-turtles"
     splits = True
+    no_misere = _NO_MISERE
 
     @property
     def moves_spec(self) -> PartMoves:

@@ -244,3 +244,9 @@ def test_welter_needs_a_sensible_number_of_coins() -> None:
     for bad in ("welter", "welter:0", "welter:99", "welter:x"):
         with pytest.raises(SpecError):
             parse_spec(bad)
+
+
+@pytest.mark.parametrize("spec", ["ruler", "mock-turtles"])
+def test_misere_coin_turning_is_refused(spec: str) -> None:
+    with pytest.raises(SpecError, match="normal play"):
+        parse_spec(f"misere:{spec}")
