@@ -16,6 +16,31 @@ from nimproof.provers import automata, mona, prepare
 
 LIMIT_SECONDS = 60.0
 MISERE = "count(x == 1 for x in h) % 2 == 1 if all(x <= 1 for x in h) else xor(h) == 0"
+WYTHOFF = (
+    "(h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0]))"
+    " or (h[1] <= h[0] and h[1] == phi_floor(h[0] - h[1]))"
+)
+
+
+def take_one_or_two(h: int) -> str:
+    """A declared game on ``h`` heaps: lower the total by 1 or 2, raising no heap."""
+    kept = " and ".join(f"k[{i}] <= h[{i}]" for i in range(h))
+    return f"moves:{h}:{kept} and 1 <= sum(h) - sum(k) <= 2"
+
+
+#: Golden-ratio and declared games: (label, game of h, predicate, heap counts, options).
+GOLDEN: list[tuple[str, str, str, list[int], dict[str, str]]] = [
+    ("Wythoff (Zeckendorf)", "wythoff", WYTHOFF, [2], {}),
+    ("Fibonacci Nim (Zeckendorf)", "fibonacci-nim", "h[0] == 0 or h[1] < zlow(h[0])", [2], {}),
+    ("declared total-1-or-2, binary", "take12", "sum(h) % 3 == 0", [1, 2, 3, 4, 5, 6, 8], {}),
+    (
+        "declared total-1-or-2, Zeckendorf",
+        "take12",
+        "sum(h) % 3 == 0",
+        [1, 2, 3, 4, 5, 6, 8],
+        {"numeration": "zeckendorf"},
+    ),
+]
 
 
 @dataclass
@@ -139,17 +164,19 @@ def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
     if not mona.available():
         return []
     rows: list[AutomataRow] = _classics_rows() + _welter_rows()
-    for label, game, predicate, sizes in _families(full):
+    plain = [(label, g, p, sizes, {}) for label, g, p, sizes in _families(full)]
+    for label, game, predicate, sizes, options in [*plain, *GOLDEN]:
         for h in sizes:
+            spec = take_one_or_two(h) if game == "take12" else game
             claim = Claim(
                 id=f"bench-{game}-{h}",
                 kind="p_positions",
                 statement=label,
-                game=game,
+                game=spec,
                 formula=predicate,
                 heaps=h,
             )
-            rows.append(_measure(label, h, claim, {}))
+            rows.append(_measure(label, h, claim, options))
             if _stops(rows[-1]):
                 break
     return rows

@@ -101,6 +101,7 @@ def _load_families() -> None:
         cgsuite,
         coin_turning,
         declared,
+        euclid,
         fibonacci_nim,
         heap,
         lasker,

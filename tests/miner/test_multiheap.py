@@ -41,6 +41,13 @@ def test_staircase_gives_the_odd_stair_rule():
     assert _best("staircase", (2, 3, 4, 5)) == ("xor(h[::2]) == 0", "staircase", (2, 3, 4, 5))
 
 
+def test_the_golden_ratio_games_give_their_theorems():
+    from nimproof.miner.guessers.multiheap import GOLDEN_RULES
+
+    assert _best("wythoff", (2,), 30) == (GOLDEN_RULES[0], None, (2,))
+    assert _best("fibonacci-nim", (2,), 30) == (GOLDEN_RULES[1], None, (2,))
+
+
 def test_misere_nim_gives_the_exception_rule():
     formula, witness, heaps = _best("misere:nim", (2, 3, 4))
     assert formula == "count(x == 1 for x in h) % 2 == 1 if all(x <= 1 for x in h) else xor(h) == 0"

@@ -159,6 +159,21 @@ MULTI_FALSE += [
     # Welter's game is not Nim: equal-xor positions of distinct squares are not all P
     ("welter:3", "h[0] ^ h[1] ^ h[2] == 0", 3, None, ("exhaustive",)),
     ("welter:2", "h[0] == h[1] or h[0] ^ h[1] == 2", 2, None, ("exhaustive",)),
+    # Euclid's game: the golden-ratio criterion with the wrong boundary or constant
+    (
+        "euclid",
+        "h[0] == 0 or h[1] == 0 or max(h[0], h[1]) <= phi_floor(min(h[0], h[1]))",
+        2,
+        None,
+        ("exhaustive",),
+    ),
+    (
+        "euclid",
+        "h[0] == 0 or h[1] == 0 or (h[0] != h[1] and max(h[0], h[1]) < 2 * min(h[0], h[1]))",
+        2,
+        None,
+        ("exhaustive",),
+    ),
     # Fibonacci Nim: P-positions are n = 0 or t below the smallest Zeckendorf term of n
     ("fibonacci-nim", "h[0] == 0 or h[1] <= zlow(h[0])", 2, None, ("exhaustive",)),
     ("fibonacci-nim", "h[1] < zlow(h[0])", 2, None, ("exhaustive",)),
@@ -272,7 +287,16 @@ FAR_ONE_HEAP: list[tuple[str, str, int]] = [
 ]
 
 #: What the automata method cannot express (splitting moves, counting functions as numbers).
-_NOT_WS1S = ("kayles", "octal:", "cgsuite:", "ruler", "trailing_", "bit_length", "popcount")
+_NOT_WS1S = (
+    "kayles",
+    "octal:",
+    "cgsuite:",
+    "ruler",
+    "trailing_",
+    "bit_length",
+    "popcount",
+    "euclid",
+)
 
 
 def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:

@@ -9,7 +9,10 @@ The library (for ``H`` heaps):
   Nim_k has ``m = k + 1``);
 * the total, or the largest heap, is 0 modulo small ``m``;
 * the same rules with misère Nim's exception region: where every heap is 0 or
-  1, P iff the number of 1-heaps has a given parity.
+  1, P iff the number of 1-heaps has a given parity;
+* for two heaps, the golden-ratio rules (proved in Zeckendorf numeration):
+  the Beatty pairs ``(floor(k phi), floor(k phi) + k)`` in either order, and
+  "the second heap is below the smallest Zeckendorf term of the first".
 
 Every candidate is compared with the table on a small box first (the *fit*)
 and then on the whole table (the held-out positions must agree too). All
@@ -55,7 +58,17 @@ def library(heaps: int) -> list[str]:
     rules = list(base)
     rules += ["max(h) == 0", *(f"sum(h) % {m} == 0" for m in (2, 3, 4))]
     rules += [misere_rule(rule, parity) for rule in base for parity in (1, 0)]
+    if heaps == 2:
+        rules += list(GOLDEN_RULES)
     return rules
+
+
+#: Two-heap rules of the golden ratio (docs/golden-ratio.md).
+GOLDEN_RULES = (
+    "(h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0]))"
+    " or (h[1] <= h[0] and h[1] == phi_floor(h[0] - h[1]))",
+    "h[0] == 0 or h[1] < zlow(h[0])",
+)
 
 
 def witness_for(game: Game, rule: str) -> str | None:
