@@ -8,7 +8,7 @@ from typing import Any
 from nimproof.cli.common import add_command, console, print_json
 
 #: Positions used in the example commands of multi-heap families.
-_MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4"}
+_MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4", "moves": "3 5"}
 
 
 def register(subparsers: Any) -> None:
@@ -26,9 +26,9 @@ def example_command(name: str, spec: str, multi_heap: bool) -> str:
     """A command that shows the family at work (a small table, or one position's value)."""
     if name == "plugin":
         return "nimproof value plugin:chocolate 5 6 2 3"
-    if multi_heap:
-        return f"nimproof value {spec} {_MULTI_EXAMPLE.get(name) or _heaps_of(spec)}"
     quoted = f"'{spec}'" if any(c in spec for c in " <>()*|&;") else spec
+    if multi_heap:
+        return f"nimproof value {quoted} {_MULTI_EXAMPLE.get(name) or _heaps_of(spec)}"
     return f"nimproof table {quoted} --max-n 20"
 
 

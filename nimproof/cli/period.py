@@ -105,17 +105,16 @@ def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
     The theorems ask for ``g(n + p) = g(n) + s`` for ``n0 <= n < W``; the
     bound returned is ``W - 1 + p``, the last heap that relation reads.
     """
-    from nimproof.games import FiniteTakes, TakeAndBreak
-
     if per.saltus != 0:
         return None
     spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        k = max(spec.takes)
+    takes, digits = spec.finite_takes(), spec.octal_digits()
+    if takes is not None:
+        k = max(takes)
         window = per.preperiod + k
         return f"finite subtraction set, largest move {k} (Golomb)", window - 1 + per.period
-    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
-        t = spec.last_index
+    if digits is not None and digits[0] == 0 and all(d < 8 for d in digits):
+        t = max(k for k, d in enumerate(digits) if d)
         return (
             f"octal game, last digit index {t} (Guy and Smith; CGSuite's window 2n0 + 2p + t + 2)",
             2 * per.preperiod + 2 * per.period + t + 2 - 1 + per.period,

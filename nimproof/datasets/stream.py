@@ -94,11 +94,10 @@ def stream_table(
 
 
 def _engine(game: Game) -> tuple[str, np.ndarray | None]:
-    from nimproof.games.base import FiniteTakes
-
     spec = getattr(game, "moves_spec", None)
-    if isinstance(spec, FiniteTakes) and not game.misere:
-        return "subtraction-stream", np.array(sorted(spec.takes), dtype=np.int64)
+    takes = spec.finite_takes() if spec is not None else None
+    if takes is not None and not game.misere:
+        return "subtraction-stream", np.array(sorted(takes), dtype=np.int64)
     from nimproof.engines import heap_engine
 
     return heap_engine(game), None

@@ -35,6 +35,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import singledispatch
+from typing import cast
 
 import numpy as np
 
@@ -169,71 +170,16 @@ def plan_heap(game: Game) -> HeapPlan:
 
 
 def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
-    tv = terminal_value
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        takes = np.sort(np.array(spec.takes, dtype=np.int64))
-        if tv == 0:  # the packed kernel of streamed tables, filling g in place
-            return HeapPlan(
-                "subtraction-finite",
-                LINEAR_MAX_N,
-                _chunked(
-                    lambda g, a, b, top: stk.window_subtraction_kernel(g, a, a, b - a, takes),
-                    _LINEAR_CHUNK,
-                ),
-            )
-        return HeapPlan(
-            "subtraction-finite",
-            LINEAR_MAX_N,
-            _chunked(lambda g, a, b, top: hk.subtraction_kernel(g, a, b, takes, tv), _LINEAR_CHUNK),
-        )
-    if isinstance(spec, IntervalTakes):
-        return HeapPlan(
-            "interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, _NO_EXCLUSIONS)
-        )
-    if isinstance(spec, SetTakes):
-        if spec.kind == "all-but":
-            # Moves reach every smaller heap except n - e for the excluded takes e.
-            excluded = np.array(spec.excluded, dtype=np.int64)
-            return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
-        return HeapPlan("subtraction-members", _members_limit(spec), _members_runner(spec, tv))
+    return _plan_by(game.moves_spec, game, terminal_value)
+
+
+@singledispatch
+def _plan_by(spec: MoveDescription, game: HeapGame, tv: int) -> HeapPlan:
+    """The kernel of a kind of description; the default: the sparse-space engine for a
+    splitting code it takes, else the family's own moves."""
     rule = split_rule(game) if tv == 0 else None
     if rule is not None:
         return HeapPlan("sparse-space", SPARSE_MAX_N, _sparse_runner(game, rule))
-    if isinstance(spec, TakeAndBreak):
-        digits = np.array(spec.digits, dtype=np.int64)
-        if not spec.splits:
-            return HeapPlan(
-                "octal-nonsplitting",
-                LINEAR_MAX_N,
-                _chunked(
-                    lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top), _LINEAR_CHUNK
-                ),
-            )
-        # Three-way splits rebuild their pair table on each call: few chunks.
-        most = 8 if any(d & 8 for d in spec.digits) else 0
-        return HeapPlan(
-            "octal-splits",
-            QUADRATIC_MAX_N,
-            _chunked(
-                lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top),
-                _QUADRATIC_CHUNK,
-                most=most,
-            ),
-        )
-    if isinstance(spec, SplitUnequal):
-        if tv != 0:  # pragma: no cover - Grundy's game always splits, handled above
-            raise AssertionError("misère Grundy's game is a splitting game")
-        return HeapPlan(
-            "grundys-game",
-            QUADRATIC_MAX_N,
-            _chunked(hk.grundys_game_kernel, _QUADRATIC_CHUNK),
-        )
-    if isinstance(spec, RelationMoves):
-        return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(spec, tv))
-    described = _described_plan(spec, tv)
-    if described is not None:
-        return described
     if game.splits:
         if tv != 0:  # pragma: no cover - misère splitting games take the joint-position path
             raise AssertionError("misère of a splitting game")
@@ -241,17 +187,86 @@ def _plan_plain(game: HeapGame, terminal_value: int) -> HeapPlan:
     return HeapPlan("generic-targets", GENERIC_MAX_N, _targets_runner(game, tv))
 
 
-@singledispatch
-def _described_plan(spec: MoveDescription, tv: int) -> HeapPlan | None:
-    """A plan a description brings with it (None: the generic engines)."""
-    return None
+@_plan_by.register
+def _(spec: FiniteTakes, game: HeapGame, tv: int) -> HeapPlan:
+    takes = np.sort(np.array(spec.takes, dtype=np.int64))
+    if tv == 0:  # the packed kernel of streamed tables, filling g in place
+        return HeapPlan(
+            "subtraction-finite",
+            LINEAR_MAX_N,
+            _chunked(
+                lambda g, a, b, top: stk.window_subtraction_kernel(g, a, a, b - a, takes),
+                _LINEAR_CHUNK,
+            ),
+        )
+    return HeapPlan(
+        "subtraction-finite",
+        LINEAR_MAX_N,
+        _chunked(lambda g, a, b, top: hk.subtraction_kernel(g, a, b, takes, tv), _LINEAR_CHUNK),
+    )
 
 
-@_described_plan.register
-def _(spec: PartMoves, tv: int) -> HeapPlan | None:
+@_plan_by.register
+def _(spec: IntervalTakes, game: HeapGame, tv: int) -> HeapPlan:
+    return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, _NO_EXCLUSIONS))
+
+
+@_plan_by.register
+def _(spec: SetTakes, game: HeapGame, tv: int) -> HeapPlan:
+    if spec.kind == "all-but":
+        # Moves reach every smaller heap except n - e for the excluded takes e.
+        excluded = np.array(spec.excluded, dtype=np.int64)
+        return HeapPlan("interval-window", INTERVAL_MAX_N, _interval_runner(game, tv, excluded))
+    return HeapPlan("subtraction-members", _members_limit(spec), _members_runner(spec, tv))
+
+
+@_plan_by.register
+def _(spec: TakeAndBreak, game: HeapGame, tv: int) -> HeapPlan:
+    rule = split_rule(game) if tv == 0 else None
+    if rule is not None:
+        return HeapPlan("sparse-space", SPARSE_MAX_N, _sparse_runner(game, rule))
+    digits = np.array(spec.digits, dtype=np.int64)
+    if not spec.splits:
+        return HeapPlan(
+            "octal-nonsplitting",
+            LINEAR_MAX_N,
+            _chunked(lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top), _LINEAR_CHUNK),
+        )
+    # Three-way splits rebuild their pair table on each call: few chunks.
+    most = 8 if spec.max_parts >= 3 else 0
+    return HeapPlan(
+        "octal-splits",
+        QUADRATIC_MAX_N,
+        _chunked(
+            lambda g, a, b, top: hk.octal_kernel(g, a, b, digits, tv, top),
+            _QUADRATIC_CHUNK,
+            most=most,
+        ),
+    )
+
+
+@_plan_by.register
+def _(spec: SplitUnequal, game: HeapGame, tv: int) -> HeapPlan:
+    rule = split_rule(game) if tv == 0 else None
+    if rule is not None:
+        return HeapPlan("sparse-space", SPARSE_MAX_N, _sparse_runner(game, rule))
+    if tv != 0:  # pragma: no cover - Grundy's game always splits, handled above
+        raise AssertionError("misère Grundy's game is a splitting game")
+    return HeapPlan(
+        "grundys-game", QUADRATIC_MAX_N, _chunked(hk.grundys_game_kernel, _QUADRATIC_CHUNK)
+    )
+
+
+@_plan_by.register
+def _(spec: RelationMoves, game: HeapGame, tv: int) -> HeapPlan:
+    return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(spec, tv))
+
+
+@_plan_by.register
+def _(spec: PartMoves, game: HeapGame, tv: int) -> HeapPlan:
     kernel = part_kernels.KERNELS.get(spec.kernel)
     if kernel is None or tv != 0:
-        return None
+        return _plan_by.dispatch(MoveDescription)(spec, game, tv)
     return HeapPlan(
         f"parts-{spec.kernel}",
         PART_MAX_N,
@@ -309,13 +324,23 @@ def _sparse_runner(
 
 def interval_lows(game: HeapGame, stop: int) -> np.ndarray:
     """``lo(n)`` for ``n < stop``: moves from ``n`` reach ``[lo(n), n)`` (less exclusions)."""
-    n = np.arange(stop, dtype=np.int64)
-    spec = game.moves_spec
-    if isinstance(spec, IntervalTakes):
-        return n - (spec.p * n) // spec.q
-    if isinstance(spec, SetTakes):  # all-but: every smaller heap, less the exclusions
-        return np.zeros(stop, dtype=np.int64)
+    return _lows(game.moves_spec, game, stop)
+
+
+@singledispatch
+def _lows(spec: MoveDescription, game: HeapGame, stop: int) -> np.ndarray:
     raise TypeError(f"{game.spec} has no move interval")
+
+
+@_lows.register
+def _(spec: IntervalTakes, game: HeapGame, stop: int) -> np.ndarray:
+    n = np.arange(stop, dtype=np.int64)
+    return n - (spec.p * n) // spec.q
+
+
+@_lows.register
+def _(spec: SetTakes, game: HeapGame, stop: int) -> np.ndarray:
+    return np.zeros(stop, dtype=np.int64)  # all-but: every smaller heap, less the exclusions
 
 
 def _interval_runner(
@@ -341,8 +366,7 @@ def _interval_runner(
 
 def subtraction_members(members: SetTakes | HeapGame, n: int) -> np.ndarray:
     """Members of an infinite subtraction set up to ``n``, ascending (vectorised)."""
-    game = members.moves_spec if isinstance(members, HeapGame) else members
-    assert isinstance(game, SetTakes)
+    game = cast(SetTakes, members.moves_spec if isinstance(members, HeapGame) else members)
     if n < 1:
         return np.zeros(0, dtype=np.int64)
     t = np.arange(n + 1, dtype=np.int64)
@@ -450,6 +474,42 @@ def _rule_runner(
     return run
 
 
+@singledispatch
+def _target_lists(spec: MoveDescription, game: HeapGame, n_max: int) -> list[np.ndarray]:
+    """The targets of each heap ``n <= n_max`` (sorted, no duplicates); default: its moves."""
+    return [np.array(sorted(set(game.heap_targets(n))), dtype=np.int64) for n in range(n_max + 1)]
+
+
+@_target_lists.register
+def _(spec: FiniteTakes, game: HeapGame, n_max: int) -> list[np.ndarray]:
+    takes = np.array(spec.takes, dtype=np.int64)
+    return [np.sort(n - takes[takes <= n]) for n in range(n_max + 1)]
+
+
+@_target_lists.register
+def _(spec: IntervalTakes, game: HeapGame, n_max: int) -> list[np.ndarray]:
+    lo = interval_lows(game, n_max + 1)
+    return [np.arange(lo[n], n, dtype=np.int64) for n in range(n_max + 1)]
+
+
+@_target_lists.register
+def _(spec: SetTakes, game: HeapGame, n_max: int) -> list[np.ndarray]:
+    members = subtraction_members(spec, n_max)
+    return [np.sort(n - members[members <= n]) for n in range(n_max + 1)]
+
+
+@_target_lists.register
+def _(spec: RelationMoves, game: HeapGame, n_max: int) -> list[np.ndarray]:
+    lists: list[np.ndarray] = []
+    step = max(1, _RULE_CELLS // max(1, n_max + 1))
+    for a in range(0, n_max + 1, step):
+        b = min(n_max + 1, a + step)
+        legal = rule_legal_rows(spec, a, b)
+        for r in range(b - a):
+            lists.append(np.nonzero(legal[r])[0].astype(np.int64))
+    return lists
+
+
 def heap_targets_csr(game: HeapGame, n_max: int) -> tuple[np.ndarray, np.ndarray]:
     """For a non-splitting game: ``(ptr, targets)`` with the heaps one move from ``n`` in
     ``targets[ptr[n]:ptr[n+1]]`` (sorted, without duplicates), for ``n <= n_max``.
@@ -459,30 +519,7 @@ def heap_targets_csr(game: HeapGame, n_max: int) -> tuple[np.ndarray, np.ndarray
     """
     if game.splits:
         raise UsageError(f"{game.spec} splits heaps; its positions are not single heaps")
-    lists: list[np.ndarray] = []
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        takes = np.array(spec.takes, dtype=np.int64)
-        for n in range(n_max + 1):
-            lists.append(np.sort(n - takes[takes <= n]))
-    elif isinstance(spec, IntervalTakes):
-        lo = interval_lows(game, n_max + 1)
-        for n in range(n_max + 1):
-            lists.append(np.arange(lo[n], n, dtype=np.int64))
-    elif isinstance(spec, SetTakes):
-        members = subtraction_members(spec, n_max)
-        for n in range(n_max + 1):
-            lists.append(np.sort(n - members[members <= n]))
-    elif isinstance(spec, RelationMoves):
-        step = max(1, _RULE_CELLS // max(1, n_max + 1))
-        for a in range(0, n_max + 1, step):
-            b = min(n_max + 1, a + step)
-            legal = rule_legal_rows(spec, a, b)
-            for r in range(b - a):
-                lists.append(np.nonzero(legal[r])[0].astype(np.int64))
-    else:
-        for n in range(n_max + 1):
-            lists.append(np.array(sorted(set(game.heap_targets(n))), dtype=np.int64))
+    lists = _target_lists(game.moves_spec, game, n_max)
     ptr = np.zeros(n_max + 2, dtype=np.int64)
     ptr[1:] = np.cumsum([len(x) for x in lists])
     targets = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)

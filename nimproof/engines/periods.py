@@ -38,7 +38,7 @@ from nimproof.engines.sparse import (
     table_bytes,
 )
 from nimproof.errors import UsageError
-from nimproof.games.base import Game, HeapGame, SplitUnequal, TakeAndBreak
+from nimproof.games.base import Game, HeapGame
 
 #: Heaps compared with the plain reference implementation by default (splitting games;
 #: the reference is plain Python, O(n^2): about a second at this size).
@@ -179,9 +179,10 @@ def cross_check(
     if game.splits and dense_check > 0:
         n_dense = min(len(values), dense_check + 1)
         dense = np.zeros(n_dense, dtype=np.int64)
-        if isinstance(spec, TakeAndBreak):
-            hk.octal_kernel(dense, 0, n_dense, np.array(spec.digits, dtype=np.int64), 0, 0)
-        elif isinstance(spec, SplitUnequal):
+        digits = spec.octal_digits()
+        if digits is not None:
+            hk.octal_kernel(dense, 0, n_dense, np.array(digits, dtype=np.int64), 0, 0)
+        elif spec.unequal_split:
             hk.grundys_game_kernel(dense, 0, n_dense, 0)
         else:
             return out

@@ -18,6 +18,7 @@ splitting games fall back to whole-position evaluation.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from functools import singledispatch
 from math import prod
 
 import numpy as np
@@ -31,8 +32,8 @@ from nimproof.errors import UsageError
 from nimproof.games.base import (
     Game,
     HeapGame,
+    MoveDescription,
     MultiHeapGame,
-    OneHeapOfEach,
     PluginGame,
     Position,
     StairToStair,
@@ -106,6 +107,9 @@ class _Evaluator:
         self.base = game.normal
         self.spec = game.moves_spec
         self.misere = game.misere
+        fixed = self.spec.heap_count()
+        # A sum of one heap of each component family (None for every other game).
+        self.comps = self.spec.parts(game, fixed) if fixed is not None else None
 
     # -- dispatch ----------------------------------------------------------
 
@@ -123,16 +127,16 @@ class _Evaluator:
                     out ^= int(t[h])
                 return out
             return self._misere_heaps_value(heaps)
-        if isinstance(self.spec, OneHeapOfEach):
+        if self.comps is not None:
             return self._sum_value(self._sum_position(self.position))
         return self._plugin_value(self.position)
 
     def winning(self) -> list[Move]:
         moves = self._moves()
-        if isinstance(self.spec, UpToKHeaps) and not self.misere:
+        sieve = None if self.misere else _p_sieve(self.spec, self)
+        if sieve is not None:
             # Only "value 0 or not" is needed: the P-position sieve is far cheaper.
-            p = self._moore_p_positions()
-            return [m for m in moves if bool(p[_heaps(m.target)])]
+            return [m for m in moves if bool(sieve[_heaps(m.target)])]
         box = self._box()
         if box is not None:
             values, index = box
@@ -148,11 +152,10 @@ class _Evaluator:
         ``None`` for games valued otherwise (heap tables, plugins, misère of
         splitting games, single heaps).
         """
-        base, spec = self.base, self.spec
-        if isinstance(spec, StairToStair):
-            return self._staircase_box()
-        if isinstance(spec, UpToKHeaps):
-            return self._moore_box()
+        base = self.base
+        own = _own_box(self.spec, self)
+        if own is not None:
+            return own
         if not self.misere:
             return None
         if isinstance(base, HeapGame) and not base.splits:
@@ -160,7 +163,7 @@ class _Evaluator:
             if sum(1 for h in heaps if h > 0) <= 1:
                 return None
             flat = heaps
-        elif isinstance(spec, OneHeapOfEach) and not any(c.splits for c in spec.components):
+        elif self.comps is not None and not any(c.splits for c in self.comps):
             parts = self._sum_position(self.position)
             if any(len(h) > 1 for h in parts):
                 return None
@@ -203,15 +206,13 @@ class _Evaluator:
         )
         return full, lambda move: heaps if move is None else _heaps(move.target)
 
-    def _moore_box(self) -> tuple[np.ndarray, Callable[[Move | None], tuple[int, ...]]]:
-        base = self.spec
-        assert isinstance(base, UpToKHeaps)
+    def _moore_box(self, k: int) -> tuple[np.ndarray, Callable[[Move | None], tuple[int, ...]]]:
         heaps = _heaps(self.position)
         if not heaps:
             raise UsageError(f"{self.game.spec} needs at least one heap")
         dims = np.array([h + 1 for h in heaps], dtype=np.int64)
         cells = int(prod(int(d) for d in dims))
-        masks = moore_masks(len(heaps), base.k)
+        masks = moore_masks(len(heaps), k)
         work = cells * sum(
             int(prod(int(dims[i]) for i in range(len(heaps)) if (int(m) >> i) & 1)) for m in masks
         )
@@ -225,14 +226,12 @@ class _Evaluator:
         assert table.values is not None
         return table.values, lambda move: heaps if move is None else _heaps(move.target)
 
-    def _moore_p_positions(self) -> np.ndarray:
-        base = self.spec
-        assert isinstance(base, UpToKHeaps)
+    def _moore_p_positions(self, k: int) -> np.ndarray:
         heaps = _heaps(self.position)
         dims = np.array([h + 1 for h in heaps], dtype=np.int64)
         if int(prod(int(d) for d in dims)) > MAX_CELLS:
             raise UsageError(f"position {heaps} of {self.game.spec} is too large")
-        return moore_sieve(dims, moore_masks(len(heaps), base.k), False).reshape(
+        return moore_sieve(dims, moore_masks(len(heaps), k), False).reshape(
             tuple(int(d) for d in dims)
         )
 
@@ -254,9 +253,8 @@ class _Evaluator:
     # -- sums of different families -----------------------------------------
 
     def _sum_position(self, position: Position) -> tuple[tuple[int, ...], ...]:
-        base = self.spec
-        assert isinstance(base, OneHeapOfEach)
-        k = len(base.components)
+        assert self.comps is not None
+        k = len(self.comps)
         if not isinstance(position, (tuple, list)) or len(position) != k:
             raise UsageError(
                 f"{self.game.spec} needs one heap per component ({k} heaps), got {position!r}"
@@ -270,11 +268,10 @@ class _Evaluator:
         return tuple(parts)
 
     def _sum_value(self, parts: tuple[tuple[int, ...], ...]) -> int:
-        base = self.spec
-        assert isinstance(base, OneHeapOfEach)
+        assert self.comps is not None
         if not self.misere:
             out = 0
-            for comp, heaps in zip(base.components, parts, strict=True):
+            for comp, heaps in zip(self.comps, parts, strict=True):
                 t = heap_values(comp, max(heaps, default=0))
                 for h in heaps:
                     out ^= int(t[h])
@@ -309,9 +306,9 @@ class _Evaluator:
                     seen.add(key)
                     out.append(Move(heaps[:i] + after + heaps[i + 1 :], i, h, after))
             return out
-        if isinstance(self.spec, OneHeapOfEach):
+        if self.comps is not None:
             parts_now = self._sum_position(self.position)
-            for i, (comp, heaps) in enumerate(zip(self.spec.components, parts_now, strict=True)):
+            for i, (comp, heaps) in enumerate(zip(self.comps, parts_now, strict=True)):
                 for j, h in enumerate(heaps):
                     if j > 0 and heaps[j - 1] == h:
                         continue
@@ -359,3 +356,33 @@ def _misere_evaluator(base: HeapGame) -> MisereHeaps:
 
 def _plugin_cache(game: Game) -> dict[Hashable, int]:
     return _PLUGIN_CACHES.setdefault(f"{type(game).__name__}:{game.spec}", {})
+
+
+Box = tuple[np.ndarray, Callable[[Move | None], tuple[int, ...]]]
+
+
+@singledispatch
+def _own_box(spec: MoveDescription, ev: _Evaluator) -> Box | None:
+    """The values around the position from a kernel of the description's own, if it has one."""
+    return None
+
+
+@_own_box.register
+def _(spec: StairToStair, ev: _Evaluator) -> Box | None:
+    return ev._staircase_box()
+
+
+@_own_box.register
+def _(spec: UpToKHeaps, ev: _Evaluator) -> Box | None:
+    return ev._moore_box(spec.k)
+
+
+@singledispatch
+def _p_sieve(spec: MoveDescription, ev: _Evaluator) -> np.ndarray | None:
+    """The P-positions around the position by a sieve (normal play), if the description has one."""
+    return None
+
+
+@_p_sieve.register
+def _(spec: UpToKHeaps, ev: _Evaluator) -> np.ndarray | None:
+    return ev._moore_p_positions(spec.k)

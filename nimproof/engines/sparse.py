@@ -95,16 +95,14 @@ def split_rule(game: Game) -> SplitRule | None:
     with digits that use only the bits 1, 2, 4 and split somewhere, and to
     Grundy's game (:class:`~nimproof.games.base.SplitUnequal`).
     """
-    from nimproof.games.base import SplitUnequal, TakeAndBreak
-
     if game.misere:
         return None
     spec = game.moves_spec
-    if isinstance(spec, SplitUnequal):
+    if spec.unequal_split:
         return SplitRule((4,), unequal=True)
-    if not isinstance(spec, TakeAndBreak):
+    digits = spec.octal_digits()
+    if digits is None:
         return None
-    digits = spec.digits
     if any(d >= 8 for d in digits) or digits[0] not in (0, 4) or not any(d & 4 for d in digits):
         return None
     return SplitRule(tuple(int(d) for d in digits))

@@ -43,7 +43,7 @@ every position above the highest bit of every heap.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -356,18 +356,22 @@ class _Core(Walker[Value]):
         return self.defined("2", f"plus({an}, {bn}, {{Z}})", a, b)
 
     def times(self, c: int, a: Num) -> Num:
-        """``c * a`` for a constant ``c >= 0``: shifts and additions."""
+        """``c * a`` for a constant ``c >= 0``: the sum of ``2**j * a`` over the bits of ``c``."""
         if c == 0:
             return self.as_num(0)
         if a.const is not None:
             return self.as_num(c * a.const)
         out: Num | None = None
-        for j in range(c.bit_length()):
+        for j, part in enumerate(self.doublings(a, c.bit_length())):
             if c >> j & 1:
-                part = self.shl(a, j)
                 out = part if out is None else self.plus(out, part)
         assert out is not None
         return out
+
+    def doublings(self, a: Num, count: int) -> Iterator[Num]:
+        """``a, 2a, 4a, ...`` (``count`` terms): shifts by one bit each."""
+        for j in range(count):
+            yield self.shl(a, j)
 
     def shl(self, a: Num, c: int) -> Num:
         """``a << c``: bit ``p`` of the result is bit ``p - c`` of ``a``."""

@@ -24,7 +24,7 @@ shifts and ``bits`` read binary digits and raise :class:`NotExpressible`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from nimproof.expr.nodes import Binary, BitsDomain, Call, Node, Reduce
 from nimproof.expr.to_ws1s import (
@@ -108,21 +108,13 @@ class ZeckendorfCompiler(Ws1sCompiler):
 
         return bit
 
-    def times(self, c: int, a: Num) -> Num:
-        """``c * a`` for a constant ``c >= 0``: doublings (``a + a``) and additions."""
-        if c == 0:
-            return self.as_num(0)
-        if a.const is not None:
-            return self.as_num(c * a.const)
-        out: Num | None = None
+    def doublings(self, a: Num, count: int) -> Iterator[Num]:
+        """``a, 2a, 4a, ...`` (``count`` terms): each the previous added to itself."""
         power = a
-        for j in range(c.bit_length()):
+        for j in range(count):
             if j:
                 power = self.plus(power, power)
-            if c >> j & 1:
-                out = power if out is None else self.plus(out, power)
-        assert out is not None
-        return out
+            yield power
 
     def shl(self, a: Num, c: int) -> Num:
         raise NotExpressible("a shift by bits (Zeckendorf numeration has no binary digits)")

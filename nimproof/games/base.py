@@ -150,6 +150,24 @@ class MoveDescription:
         """True for Nim's rule on one heap: any positive number of tokens."""
         return False
 
+    @property
+    def unequal_split(self) -> bool:
+        """True for Grundy's game's rule: split one heap into two unequal heaps."""
+        return False
+
+    @property
+    def max_parts(self) -> int:
+        """The most heaps one move may leave in place of one heap."""
+        return 2 if self.splits else 1
+
+    def finite_takes(self) -> tuple[int, ...] | None:
+        """One heap: the takes when the moves are ``n -> n - t`` for ``t`` in a finite set."""
+        return None
+
+    def octal_digits(self) -> tuple[int, ...] | None:
+        """One heap: the take-and-break code's digits, when the moves are given by one."""
+        return None
+
     def legal(self, n: int, m: int) -> bool | None:
         """One heap: True when a heap of ``n`` may become one heap of ``m``; None when only
         the family's :meth:`HeapGame.options` know (the caller enumerates them)."""
@@ -221,6 +239,9 @@ class FiniteTakes(MoveDescription):
     def legal(self, n: int, m: int) -> bool:
         """True when a heap of ``n`` may become a heap of ``m``."""
         return 0 <= m < n and (n - m) in self.takes
+
+    def finite_takes(self) -> tuple[int, ...]:
+        return self.takes
 
     def heap_formula(self) -> str:
         runs: list[list[int]] = []
@@ -355,6 +376,18 @@ class TakeAndBreak(MoveDescription):
         """Index of the last non-zero digit."""
         return max(k for k, d in enumerate(self.digits) if d)
 
+    @property
+    def max_parts(self) -> int:
+        return 3 if any(d & 8 for d in self.digits) else 2 if self.splits else 1
+
+    @property
+    def octal(self) -> bool:
+        """True for an octal code: no digit before the point, no three-heap splits."""
+        return self.digits[0] == 0 and all(d < 8 for d in self.digits)
+
+    def octal_digits(self) -> tuple[int, ...]:
+        return self.digits
+
     def heap_formula(self) -> str:
         if self.splits:
             raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
@@ -366,6 +399,10 @@ class SplitUnequal(MoveDescription):
     """Split one heap into two non-empty heaps of different sizes (Grundy's game)."""
 
     splits: ClassVar[bool] = True
+
+    @property
+    def unequal_split(self) -> bool:
+        return True
 
     def heap_formula(self) -> str:
         raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")

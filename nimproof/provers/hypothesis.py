@@ -13,13 +13,21 @@ from __future__ import annotations
 
 import contextlib
 import time
+from functools import singledispatch
 from typing import Any, TypedDict
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from nimproof.errors import EvalError
-from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, StairToStair, UpToKHeaps
+from nimproof.games import (
+    Game,
+    HeapGame,
+    IntervalTakes,
+    MoveDescription,
+    StairToStair,
+    UpToKHeaps,
+)
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import heap_move_legal, is_move
@@ -39,14 +47,22 @@ class Options(TypedDict, total=False):
 
 def _heap_target(game: HeapGame, n: int, r: int) -> int | None:
     """A legal target from a heap of ``n`` chosen by the random number ``r`` (None: no move)."""
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        legal = [t for t in spec.takes if t <= n]
-        return n - legal[r % len(legal)] if legal else None
-    if isinstance(spec, IntervalTakes):
-        lo = spec.lowest(n)
-        return lo + r % (n - lo) if n > lo else None
-    return None
+    return _target(game.moves_spec, n, r)
+
+
+@singledispatch
+def _target(spec: MoveDescription, n: int, r: int) -> int | None:
+    takes = spec.finite_takes()
+    if takes is None:
+        return None
+    legal = [t for t in takes if t <= n]
+    return n - legal[r % len(legal)] if legal else None
+
+
+@_target.register
+def _(spec: IntervalTakes, n: int, r: int) -> int | None:
+    lo = spec.lowest(n)
+    return lo + r % (n - lo) if n > lo else None
 
 
 def run(ctx: ClaimContext, options: Options) -> MethodResult:
@@ -111,9 +127,7 @@ def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
         return _identity_checker(ctx, found)
     if ctx.one_heap and isinstance(game, HeapGame) and not game.splits:
         return _heap_checker(ctx, game, found)
-    multi = game is not None and (
-        isinstance(game, HeapGame) or isinstance(game.moves_spec, UpToKHeaps | StairToStair)
-    )
+    multi = game is not None and (isinstance(game, HeapGame) or _samples(game.moves_spec))
     if ctx.kind in ("grundy", "p_positions") and ctx.heaps and multi:
         assert game is not None
         return _multi_checker(ctx, game, found)
@@ -143,25 +157,56 @@ def _heap_checker(ctx: ClaimContext, game: HeapGame, found: list[Counterexample]
 
 def _random_move(game: Game, p: list[int], rs: list[int], i: int) -> list[int] | None:
     """A move from ``p`` chosen by the random numbers ``rs`` and ``i`` (None: none chosen)."""
-    q = list(p)
-    spec = game.moves_spec
     if isinstance(game, HeapGame):
         m = _heap_target(game, p[i], rs[i])
         if m is None:
             return None
+        q = list(p)
         q[i] = m
-    elif isinstance(spec, UpToKHeaps):
-        for j in range(min(spec.k, len(p))):
-            idx = (i + j) % len(p)
-            if p[idx] > 0:
-                q[idx] = rs[idx] % p[idx]
-    else:
-        if p[i] == 0:
-            return None
-        c = 1 + rs[i] % p[i]
-        q[i] -= c
-        if i > 0:
-            q[i - 1] += c
+        return q
+    return _multi_move(game.moves_spec, p, rs, i)
+
+
+@singledispatch
+def _samples(spec: MoveDescription) -> bool:
+    """True when random moves of a multi-heap position are drawn for this description."""
+    return False
+
+
+@singledispatch
+def _multi_move(spec: MoveDescription, p: list[int], rs: list[int], i: int) -> list[int] | None:
+    return None
+
+
+@_samples.register
+def _(spec: UpToKHeaps) -> bool:
+    return True
+
+
+@_multi_move.register
+def _(spec: UpToKHeaps, p: list[int], rs: list[int], i: int) -> list[int] | None:
+    q = list(p)
+    for j in range(min(spec.k, len(p))):
+        idx = (i + j) % len(p)
+        if p[idx] > 0:
+            q[idx] = rs[idx] % p[idx]
+    return q
+
+
+@_samples.register
+def _(spec: StairToStair) -> bool:
+    return True
+
+
+@_multi_move.register
+def _(spec: StairToStair, p: list[int], rs: list[int], i: int) -> list[int] | None:
+    if p[i] == 0:
+        return None
+    q = list(p)
+    c = 1 + rs[i] % p[i]
+    q[i] -= c
+    if i > 0:
+        q[i - 1] += c
     return q
 
 

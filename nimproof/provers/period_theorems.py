@@ -24,10 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import singledispatch
 
 import numpy as np
 
-from nimproof.games.base import FiniteTakes, HeapGame, IntervalTakes, SetTakes, TakeAndBreak
+from nimproof.games.base import (
+    FiniteTakes,
+    HeapGame,
+    IntervalTakes,
+    MoveDescription,
+    SetTakes,
+    TakeAndBreak,
+)
 
 #: A side condition on the table (beyond the relation on the window): None when it holds,
 #: else a sentence saying what failed. ``table`` covers at least ``Theorem.needs`` values.
@@ -136,26 +144,58 @@ def theorem_for(game: HeapGame, p: int, n0: int, s: int, margin: str = "cgsuite"
     """
     if p < 1 or n0 < 0:
         return None
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        return golomb_window(spec, p, n0, s)
-    if isinstance(spec, IntervalTakes) and spec.any_number:
-        return all_but_window((), p, n0, s)  # Nim: nothing is excluded
-    if isinstance(spec, SetTakes) and spec.kind == "all-but":
-        return all_but_window(tuple(spec.excluded), p, n0, s)
-    if isinstance(spec, TakeAndBreak):
-        return guy_smith_window(spec, p, n0, s, margin) or splitting_window(spec, p, n0, s)
+    return _theorem(game.moves_spec, p, n0, s, margin)
+
+
+@singledispatch
+def _theorem(spec: MoveDescription, p: int, n0: int, s: int, margin: str) -> Theorem | None:
+    """The window theorem of this kind of description (None: no theorem here covers it)."""
     return None
+
+
+@_theorem.register
+def _(spec: FiniteTakes, p: int, n0: int, s: int, margin: str) -> Theorem | None:
+    return golomb_window(spec, p, n0, s)
+
+
+@_theorem.register
+def _(spec: IntervalTakes, p: int, n0: int, s: int, margin: str) -> Theorem | None:
+    return all_but_window((), p, n0, s) if spec.any_number else None  # Nim: nothing excluded
+
+
+@_theorem.register
+def _(spec: SetTakes, p: int, n0: int, s: int, margin: str) -> Theorem | None:
+    return all_but_window(tuple(spec.excluded), p, n0, s) if spec.kind == "all-but" else None
+
+
+@_theorem.register
+def _(spec: TakeAndBreak, p: int, n0: int, s: int, margin: str) -> Theorem | None:
+    return guy_smith_window(spec, p, n0, s, margin) or splitting_window(spec, p, n0, s)
 
 
 def has_theorem(game: HeapGame) -> bool:
     """True when some theorem here can prove a periodicity of ``game`` (for some relation)."""
-    spec = game.moves_spec
-    return (
-        isinstance(spec, FiniteTakes | TakeAndBreak)
-        or (isinstance(spec, IntervalTakes) and spec.any_number)
-        or (isinstance(spec, SetTakes) and spec.kind == "all-but")
-    )
+    return _has(game.moves_spec)
+
+
+@singledispatch
+def _has(spec: MoveDescription) -> bool:
+    return False
+
+
+@_has.register
+def _(spec: FiniteTakes | TakeAndBreak) -> bool:
+    return True
+
+
+@_has.register
+def _(spec: IntervalTakes) -> bool:
+    return spec.any_number
+
+
+@_has.register
+def _(spec: SetTakes) -> bool:
+    return spec.kind == "all-but"
 
 
 def find_periodicity(

@@ -50,7 +50,6 @@ from nimproof.expr import evaluate_array
 from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
 from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.games import HeapGame
-from nimproof.games.base import OneHeapOfEach
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.period_theorems import find_periodicity, has_theorem, theorem_for
@@ -197,9 +196,9 @@ def applies(ctx: ClaimContext) -> bool:
         return False
     game = ctx.game
     spec = game.moves_spec if game is not None else None
-    comps = (
-        list(spec.components) if isinstance(spec, OneHeapOfEach) else [game] if ctx.heaps else []
-    )
+    fixed = spec.heap_count() if spec is not None else None
+    parts = spec.parts(game, fixed) if spec is not None and game is not None and fixed else None
+    comps = list(parts) if parts is not None else [game] if ctx.heaps else []
     return bool(comps) and all(isinstance(c, HeapGame) and has_theorem(c) for c in comps)
 
 
@@ -387,8 +386,10 @@ def _components(ctx: ClaimContext) -> list[HeapGame]:
     if ctx.misere:
         raise NotApplicable("misère play is not a sum: Sprague–Grundy does not apply")
     spec = game.moves_spec if game is not None else None
-    if isinstance(spec, OneHeapOfEach):
-        return list(spec.components)
+    fixed = spec.heap_count() if spec is not None else None
+    parts = spec.parts(game, fixed) if spec is not None and game is not None and fixed else None
+    if parts is not None:
+        return list(parts)
     if isinstance(game, HeapGame) and ctx.heaps:
         return [game] * ctx.heaps
     raise NotApplicable("applies to sums of heap games (a sum: game, or heaps of one heap game)")

@@ -32,7 +32,7 @@ from typing import Any, Literal, TypedDict
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.games import FiniteTakes, HeapGame, TakeAndBreak
+from nimproof.games import HeapGame
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.period_theorems import theorem_for
 from nimproof.provers.recheck import table_mismatch
@@ -233,11 +233,12 @@ def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any])
     if s != 0:
         return "", 0
     spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        k = max(spec.takes)
+    takes, digits = spec.finite_takes(), spec.octal_digits()
+    if takes is not None:
+        k = max(takes)
         return f"finite subtraction window (Golomb), max S = {k}", n0 + k
-    if isinstance(spec, TakeAndBreak) and spec.digits[0] == 0 and all(d < 8 for d in spec.digits):
-        t = spec.last_index
+    if digits is not None and digits[0] == 0 and all(d < 8 for d in digits):
+        t = max(k for k, d in enumerate(digits) if d)
         if options.get("margin", "cgsuite") == "guy-smith":
             return (
                 f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",

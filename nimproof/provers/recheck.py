@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
-from nimproof.games import FiniteTakes, Game, HeapGame, IntervalTakes, TakeAndBreak
+from nimproof.games import Game, HeapGame, IntervalTakes, MoveDescription
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample
@@ -55,11 +56,11 @@ def table_mismatch(table: Sequence[int] | np.ndarray, ref: Sequence[int]) -> int
 def heap_cost(game: HeapGame, n: int) -> float:
     """A rough count of the work the reference needs for the table up to ``n``."""
     spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        return n * len(spec.takes)
+    takes = spec.finite_takes()
+    if takes is not None:
+        return n * len(takes)
     if game.splits:
-        three_heaps = isinstance(spec, TakeAndBreak) and 8 in spec.digits
-        return n**2 * (n if three_heaps else 1) / 2
+        return n**2 * (n if spec.max_parts >= 3 else 1) / 2
     return n * n / 2
 
 
@@ -179,15 +180,22 @@ def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample |
     return value_mismatch(ctx, n, claimed, actual, how, move)
 
 
+@singledispatch
+def _few_targets(spec: MoveDescription) -> bool:
+    """True when a heap's targets are listed without testing every smaller heap."""
+    return spec.finite_takes() is not None
+
+
+@_few_targets.register
+def _(spec: IntervalTakes) -> bool:
+    return True
+
+
 def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
     if ctx.recursive:
         return None  # each value would re-run the recursion; the value mismatch says enough
     base = ctx.heap_game
-    if (
-        base is None
-        or base.splits
-        or (not isinstance(base.moves_spec, IntervalTakes | FiniteTakes) and n > 5000)
-    ):
+    if base is None or base.splits or (not _few_targets(base.moves_spec) and n > 5000):
         return None
     if base.splits:
         return None

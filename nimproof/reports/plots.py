@@ -29,7 +29,6 @@ from nimproof.games import (
     HeapGame,
     MultiHeapGame,
     PluginGame,
-    TakeAndBreak,
     parse_spec,
 )
 
@@ -439,7 +438,7 @@ def _work(game: Game, n_max: int) -> float:
     if base is None:
         return float(n_max)
     spec = base.moves_spec
-    if isinstance(spec, TakeAndBreak) and any(d & 8 for d in spec.digits):
+    if spec.max_parts >= 3:
         return float(n_max) ** 3 / 6  # splits into three heaps
     if game.misere and base.splits:
         # Misère values are not additive: every heap is a whole multiset of heaps.

@@ -133,28 +133,6 @@ def _class_tests(tree: ast.AST, names: set[str]) -> int:
     )
 
 
-#: Modules that still test a description's class, and how many times: the list only
-#: shrinks (dispatch through the description protocol instead, see games/base.py).
-REMAINING_CLASS_TESTS: dict[str, int] = {
-    "cli/period.py": 2,
-    "datasets/stream.py": 1,
-    "engines/heap.py": 13,
-    "engines/periods.py": 2,
-    "engines/positions.py": 10,
-    "engines/sparse.py": 2,
-    "miner/guessers/param_fit.py": 1,
-    "provers/exhaustive/multi_heap.py": 7,
-    "provers/exhaustive/one_heap.py": 9,
-    "provers/hypothesis.py": 4,
-    "provers/period_theorems.py": 7,
-    "provers/periodic_table.py": 2,
-    "provers/periodicity.py": 2,
-    "provers/recheck.py": 3,
-    "provers/z3_bitvec/multi_heap.py": 4,
-    "reports/plots.py": 1,
-}
-
-
 def test_no_isinstance_on_a_move_description_outside_games() -> None:
     names = _description_names()
     assert {"FiniteTakes", "UpToKHeaps", "HeapsRelation", "PythonMoves"} <= names
@@ -165,8 +143,7 @@ def test_no_isinstance_on_a_move_description_outside_games() -> None:
         count = _class_tests(ast.parse(path.read_text(encoding="utf-8")), names)
         if count:
             found[str(path.relative_to(PACKAGE))] = count
-    over = {m: c for m, c in found.items() if c > REMAINING_CLASS_TESTS.get(m, 0)}
-    assert over == {}, f"isinstance on a move description outside games/: {over}"
+    assert found == {}, f"isinstance on a move description outside games/: {found}"
 
 
 def test_the_class_test_counter_sees_a_ladder() -> None:

@@ -34,7 +34,6 @@ import sympy
 
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse
-from nimproof.games import FiniteTakes
 from nimproof.miner.formula import formula_cost, polynomial_text, reproduces, substitute_name
 from nimproof.miner.guessers.base import Grid, Guesser
 from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, PTable, Table
@@ -236,11 +235,12 @@ class ParamFit(Guesser):
         takes: list[tuple[dict[str, int], int]] = []
         for t in grid.tables:
             spec = t.game.moves_spec
-            if not isinstance(t, HeapTable) or t.game.misere or not isinstance(spec, FiniteTakes):
+            own = spec.finite_takes()
+            if not isinstance(t, HeapTable) or t.game.misere or own is None:
                 return None
-            if spec.takes != tuple(range(1, len(spec.takes) + 1)):
+            if own != tuple(range(1, len(own) + 1)):
                 return None
-            takes.append(({param: t.params[param]}, len(spec.takes)))
+            takes.append(({param: t.params[param]}, len(own)))
         if len({c for _, c in takes}) == 1:
             top = str(takes[0][1])
         else:

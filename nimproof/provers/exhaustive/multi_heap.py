@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Iterator, Mapping
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -24,10 +25,9 @@ from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
 from nimproof.games import (
-    FiniteTakes,
     HeapGame,
     IntervalTakes,
-    OneHeapOfEach,
+    MoveDescription,
     PluginGame,
     StairToStair,
     UpToKHeaps,
@@ -58,17 +58,10 @@ def heaps_of(ctx: ClaimContext) -> int:
 def _vector_axes(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """Per-axis one-heap rules when the game is a sum that whole-array operations handle."""
     assert ctx.game is not None
-    spec = ctx.game.moves_spec
-    base = ctx.game.normal
-    if isinstance(spec, OneHeapOfEach):
-        comps = list(spec.components)
-    elif isinstance(base, HeapGame):
-        comps = [base] * h
-    else:
+    parts = ctx.game.moves_spec.parts(ctx.game, h)
+    if parts is None or any(c.splits for c in parts):
         return None
-    if any(c.splits for c in comps):
-        return None
-    return comps
+    return list(parts)
 
 
 def _shift_any(mask: np.ndarray, axis: int, lo: np.ndarray) -> np.ndarray:
@@ -88,14 +81,17 @@ def _shift_any(mask: np.ndarray, axis: int, lo: np.ndarray) -> np.ndarray:
 
 def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
     """Positions with a move along ``axis`` (one heap of ``game``) into ``mask``."""
+    return _reach_along(game.moves_spec, mask, axis, game)
+
+
+@singledispatch
+def _reach_along(spec: MoveDescription, mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
+    """``_reach_axis`` by the description: finite takes by shifts, else each heap's targets."""
     b = mask.shape[axis]
-    spec = game.moves_spec
-    if isinstance(spec, IntervalTakes):
-        lo = np.asarray([spec.lowest(a) for a in range(b)], dtype=np.int64)
-        return _shift_any(mask, axis, lo)
     out = np.zeros(mask.shape, dtype=bool)
-    if isinstance(spec, FiniteTakes):
-        for t in spec.takes:
+    takes = spec.finite_takes()
+    if takes is not None:
+        for t in takes:
             if t >= b:
                 break
             src = [slice(None)] * mask.ndim
@@ -114,26 +110,56 @@ def _reach_axis(mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
     return out
 
 
+@_reach_along.register
+def _(spec: IntervalTakes, mask: np.ndarray, axis: int, game: HeapGame) -> np.ndarray:
+    b = mask.shape[axis]
+    lo = np.asarray([spec.lowest(a) for a in range(b)], dtype=np.int64)
+    return _shift_any(mask, axis, lo)
+
+
 def _reach(mask: np.ndarray, ctx: ClaimContext, axes: list[HeapGame] | None) -> np.ndarray:
     """Positions of the box with a move into ``mask``."""
     assert ctx.game is not None
-    spec = ctx.game.moves_spec
-    if isinstance(spec, UpToKHeaps):
-        h = mask.ndim
-        out = np.zeros(mask.shape, dtype=bool)
-        lo = np.zeros(mask.shape[0], dtype=np.int64)
-        for size in range(1, min(spec.k, h) + 1):
-            for subset in itertools.combinations(range(h), size):
-                cur = mask
-                for axis in subset:
-                    cur = _shift_any(cur, axis, lo)
-                out |= cur
-        return out
+    return _reach_by(ctx.game.moves_spec, mask, axes)
+
+
+@singledispatch
+def _reach_by(spec: MoveDescription, mask: np.ndarray, axes: list[HeapGame] | None) -> np.ndarray:
     assert axes is not None
     out = np.zeros(mask.shape, dtype=bool)
     for axis, comp in enumerate(axes):
         out |= _reach_axis(mask, axis, comp)
     return out
+
+
+@_reach_by.register
+def _(spec: UpToKHeaps, mask: np.ndarray, axes: list[HeapGame] | None) -> np.ndarray:
+    h = mask.ndim
+    out = np.zeros(mask.shape, dtype=bool)
+    lo = np.zeros(mask.shape[0], dtype=np.int64)
+    for size in range(1, min(spec.k, h) + 1):
+        for subset in itertools.combinations(range(h), size):
+            cur = mask
+            for axis in subset:
+                cur = _shift_any(cur, axis, lo)
+            out |= cur
+    return out
+
+
+@singledispatch
+def _by_arrays(spec: MoveDescription, axes: list[HeapGame] | None) -> bool:
+    """True when whole-array operations find the moves (a sum of non-splitting rules)."""
+    return axes is not None
+
+
+@_by_arrays.register
+def _(spec: UpToKHeaps, axes: list[HeapGame] | None) -> bool:
+    return True
+
+
+@_by_arrays.register
+def _(spec: StairToStair, axes: list[HeapGame] | None) -> bool:
+    return False
 
 
 def check(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -145,7 +171,7 @@ def check(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     h = heaps_of(ctx)
     axes = _vector_axes(ctx, h)
     spec = game.moves_spec
-    if isinstance(spec, StairToStair) or (axes is None and not isinstance(spec, UpToKHeaps)):
+    if not _by_arrays(spec, axes):
         return _generic(ctx, options)
     limit = bound(options, ("max_heap",), 7, 4096)
     if (limit + 1) ** h > MAX_POSITIONS:
@@ -241,8 +267,9 @@ def _generic_positions(ctx: ClaimContext, b: int, h: int | None) -> Iterator[Any
         yield from game.positions(b)
         return
     assert h is not None and game is not None
-    if isinstance(game.moves_spec, StairToStair):
-        # Every position with at most `b` coins in all: closed under moves.
+    if not game.moves_spec.lowers_heaps:
+        # Every position with at most `b` tokens in all: closed under moves that raise a heap
+        # but never the total (staircase Nim, Fibonacci Nim, declared games).
         for total in range(b + 1):
             for cut in itertools.combinations(range(total + h - 1), h - 1):
                 parts, prev = [], -1

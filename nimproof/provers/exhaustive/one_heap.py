@@ -11,6 +11,7 @@ with the claim and, at small heaps, with the reference implementation.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,10 @@ from nimproof.engines import reference
 from nimproof.errors import UsageError
 from nimproof.expr import evaluate_array
 from nimproof.games import (
-    FiniteTakes,
     IntervalTakes,
+    MoveDescription,
     RelationMoves,
     SetTakes,
-    SplitUnequal,
-    TakeAndBreak,
 )
 from nimproof.provers import deadline, kernels, recheck
 from nimproof.provers.context import ClaimContext
@@ -57,48 +56,84 @@ def one_step_mex(ctx: ClaimContext, F: np.ndarray) -> np.ndarray | None:
     """``mex`` over the options of each heap, valued by ``F``; None when no kernel applies."""
     base = ctx.heap_game
     assert base is not None
-    tv = 1 if ctx.misere else 0
-    spec = base.moves_spec
-    if isinstance(spec, FiniteTakes):
-        return kernels.mex_takes(F, np.asarray(spec.takes, dtype=np.int64), tv)
-    if isinstance(spec, IntervalTakes):
-        lo = np.asarray([spec.lowest(n) for n in range(len(F))], dtype=np.int64)
-        return kernels.mex_interval(F, lo, tv)
-    if isinstance(spec, SetTakes | RelationMoves):
-        starts, targets = _move_targets(spec, len(F))
-        return kernels.mex_targets(F, starts, targets, tv)
-    if ctx.misere:
+    return _mex(base.moves_spec, F, 1 if ctx.misere else 0, ctx.misere)
+
+
+@singledispatch
+def _mex(spec: MoveDescription, F: np.ndarray, tv: int, misere: bool) -> np.ndarray | None:
+    """The one-step mex kernel of a kind of description (None: no kernel; finite takes by
+    the description's takes)."""
+    takes = spec.finite_takes()
+    if takes is not None:
+        return kernels.mex_takes(F, np.asarray(takes, dtype=np.int64), tv)
+    if misere:
         return None  # split positions are not single heaps in misère play
-    if isinstance(spec, TakeAndBreak):
-        return kernels.mex_octal(F, np.asarray(spec.digits, dtype=np.int64))
-    if isinstance(spec, SplitUnequal):
+    digits = spec.octal_digits()
+    if digits is not None:
+        return kernels.mex_octal(F, np.asarray(digits, dtype=np.int64))
+    if spec.unequal_split:
         return kernels.mex_grundys_game(F)
     return None
 
 
-def _move_targets(spec: SetTakes | RelationMoves, n_all: int) -> tuple[np.ndarray, np.ndarray]:
-    """The heaps each heap ``n < n_all`` moves to, as ``(starts, targets)`` (CSR layout)."""
-    if isinstance(spec, RelationMoves):
-        from nimproof.provers.rule_targets import rule_targets
+@_mex.register
+def _(spec: IntervalTakes, F: np.ndarray, tv: int, misere: bool) -> np.ndarray:
+    lo = np.asarray([spec.lowest(n) for n in range(len(F))], dtype=np.int64)
+    return kernels.mex_interval(F, lo, tv)
 
-        solved = rule_targets(spec.predicate, n_all)
-        if solved is not None:
-            return solved[0], solved[1]
-        if n_all > 3001:
-            raise TooLarge("rule games are checked exhaustively up to n = 3000")
+
+@_mex.register
+def _(spec: SetTakes | RelationMoves, F: np.ndarray, tv: int, misere: bool) -> np.ndarray:
+    starts, targets = _move_targets(spec, len(F))
+    return kernels.mex_targets(F, starts, targets, tv)
+
+
+@singledispatch
+def _move_targets(spec: MoveDescription, n_all: int) -> tuple[np.ndarray, np.ndarray]:
+    """The heaps each heap ``n < n_all`` moves to, as ``(starts, targets)`` (CSR layout)."""
+    raise TypeError(f"no target lists for {spec!r}")
+
+
+@_move_targets.register
+def _(spec: SetTakes, n_all: int) -> tuple[np.ndarray, np.ndarray]:
     starts = [0]
     targets: list[int] = []
-    members = spec.members_up_to(n_all) if isinstance(spec, SetTakes) else ()
+    members = spec.members_up_to(n_all)
     for n in range(n_all):
-        if isinstance(spec, SetTakes):
-            targets.extend(n - t for t in members if t <= n)
-        else:
-            m = np.arange(n, dtype=np.int64)
-            ok, undefined = evaluate_array(spec.predicate, {"n": np.int64(n), "m": m})
-            legal = np.broadcast_to(ok & ~undefined, m.shape)
-            targets.extend(int(x) for x in m[legal])
+        targets.extend(n - t for t in members if t <= n)
         starts.append(len(targets))
     return np.asarray(starts, dtype=np.int64), np.asarray(targets, dtype=np.int64)
+
+
+@_move_targets.register
+def _(spec: RelationMoves, n_all: int) -> tuple[np.ndarray, np.ndarray]:
+    from nimproof.provers.rule_targets import rule_targets
+
+    solved = rule_targets(spec.predicate, n_all)
+    if solved is not None:
+        return solved[0], solved[1]
+    if n_all > 3001:
+        raise TooLarge("rule games are checked exhaustively up to n = 3000")
+    starts = [0]
+    targets: list[int] = []
+    for n in range(n_all):
+        m = np.arange(n, dtype=np.int64)
+        ok, undefined = evaluate_array(spec.predicate, {"n": np.int64(n), "m": m})
+        legal = np.broadcast_to(ok & ~undefined, m.shape)
+        targets.extend(int(x) for x in m[legal])
+        starts.append(len(targets))
+    return np.asarray(starts, dtype=np.int64), np.asarray(targets, dtype=np.int64)
+
+
+@singledispatch
+def _quadratic(spec: MoveDescription) -> bool:
+    """True when a heap may have a move to nearly every smaller heap (checks cost n^2)."""
+    return False
+
+
+@_quadratic.register
+def _(spec: IntervalTakes | RelationMoves | SetTakes) -> bool:
+    return True
 
 
 def check(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -134,7 +169,7 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
     base = ctx.heap_game
     assert base is not None
     limit = bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
-    if isinstance(base.moves_spec, IntervalTakes | RelationMoves | SetTakes) and limit > 200_000:
+    if _quadratic(base.moves_spec) and limit > 200_000:
         raise TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
     if ctx.misere and base.splits and limit > 60:
         raise TooLarge("misère take-and-break heaps are checked exhaustively up to n = 60")

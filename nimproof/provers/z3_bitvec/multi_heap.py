@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import singledispatch
 from typing import Any
 
 import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import Game, HeapGame, OneHeapOfEach, StairToStair, UpToKHeaps
+from nimproof.games import Game, HeapGame, MoveDescription, StairToStair, UpToKHeaps
 from nimproof.provers import recheck, witnesses
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.evidence import Candidate, candidate
@@ -55,20 +56,27 @@ def multi_game(ctx: ClaimContext, width: int) -> MultiGame:
     """The symbolic moves of the claim's game, from its description."""
     game = ctx.game
     assert game is not None
-    spec = game.moves_spec
-    h = ctx.heaps or 0
-    if isinstance(spec, UpToKHeaps):
-        return _moore_game(game, spec.k, h)
-    if isinstance(spec, StairToStair):
-        return _staircase_game(game, h)
-    normal = game.normal
-    if isinstance(spec, OneHeapOfEach):
-        components: list[HeapGame] = list(spec.components)
-    elif isinstance(normal, HeapGame):
-        components = [normal] * h
-    else:
+    return _symbolic(game.moves_spec, game, ctx.heaps or 0, width)
+
+
+@singledispatch
+def _symbolic(spec: MoveDescription, game: Game, h: int, width: int) -> MultiGame:
+    """A sum of one-heap rules (from the description's parts); other descriptions have none."""
+    fixed = spec.heap_count()
+    components = spec.parts(game, fixed if fixed is not None else h)
+    if components is None:
         raise Unsupported(f"no symbolic moves for {game.spec}")
-    return _sum_game(game, components, h, width)
+    return _sum_game(game, list(components), len(components), width)
+
+
+@_symbolic.register
+def _(spec: UpToKHeaps, game: Game, h: int, width: int) -> MultiGame:
+    return _moore_game(game, spec.k, h)
+
+
+@_symbolic.register
+def _(spec: StairToStair, game: Game, h: int, width: int) -> MultiGame:
+    return _staircase_game(game, h)
 
 
 def with_heaps(ctx: ClaimContext, h: int) -> ClaimContext:
@@ -356,10 +364,10 @@ def _builtin_candidates(
     if name == "staircase":
         return witnesses.staircase(p)
     if name == "moore":
-        spec = ctx.game.moves_spec if ctx.game is not None else None
-        if not isinstance(spec, UpToKHeaps):
+        game = ctx.game
+        if game is None or witnesses.witness_of(game) != "moore":
             raise Unsupported("the 'moore' witness needs a moore:K game")
-        return witnesses.moore(p, spec.k)
+        return witnesses.moore(p, _moore_k(game.moves_spec))
     raise Unsupported(f"unknown witness {name!r}")
 
 
@@ -419,3 +427,13 @@ def _value_recheck(ctx: ClaimContext, point: list[int]) -> Counterexample | None
     if recheck.position_count(ctx.game, point) > FIRST_DISAGREEMENT_SIZE:
         return found
     return recheck.first_disagreement(ctx, tuple(point))
+
+
+@singledispatch
+def _moore_k(spec: MoveDescription) -> int:
+    raise Unsupported("the 'moore' witness needs a moore:K game")
+
+
+@_moore_k.register
+def _(spec: UpToKHeaps) -> int:
+    return spec.k
