@@ -89,11 +89,81 @@ def _families(full: bool) -> list[tuple[str, str, str, list[int]]]:
     ]
 
 
+#: One-heap Grundy claims of the classic families (one proof covers every heap):
+#: label, game, formula, automata options.
+CLASSICS: list[tuple[str, str, str, dict[str, str]]] = [
+    (
+        "Lasker's Nim",
+        "lasker",
+        "0 if n == 0 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))",
+        {},
+    ),
+    ("Ruler", "ruler", "0 if n == 0 else n ^ (n & (n - 1))", {"prefix_xor": "m ^ (m >> 1)"}),
+    (
+        "Mock Turtles",
+        "mock-turtles",
+        "0 if n == 0 else (2 * n - 1 if popcount(n - 1) % 2 == 0 else 2 * n - 2)",
+        {},
+    ),
+]
+
+
+def _measure(label: str, heaps: int, claim: Claim, options: dict[str, str]) -> AutomataRow:
+    """Run the automata method alone on ``claim`` and time it."""
+    ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+    t0 = time.perf_counter()
+    result = automata.run(ctx, {"timeout": LIMIT_SECONDS, **options})
+    return AutomataRow(
+        label,
+        heaps,
+        result.status,
+        time.perf_counter() - t0,
+        float(result.stats.get("mona_seconds", 0.0)),
+        int(result.stats.get("mona_runs", 0)),
+        result.detail,
+    )
+
+
+def _stops(row: AutomataRow) -> bool:
+    return row.status != "proved" or row.seconds > LIMIT_SECONDS
+
+
+def _classics_rows() -> list[AutomataRow]:
+    rows = []
+    for label, game, formula, options in CLASSICS:
+        claim = Claim(
+            id=f"bench-{game}", kind="grundy", statement=label, game=game, formula=formula
+        )
+        rows.append(_measure(label, 1, claim, options))
+    return rows
+
+
+def _welter_rows() -> list[AutomataRow]:
+    """Welter's function for 2, 3, 4, ... coins until a proof fails or passes the limit."""
+    from nimproof.games.welter import welter_function
+
+    rows: list[AutomataRow] = []
+    for k in range(2, 6):
+        formula = welter_function(k)
+        claim = Claim(
+            id=f"bench-welter-{k}",
+            kind="grundy",
+            statement="Welter",
+            game=f"welter:{k}",
+            formula=formula,
+            heaps=k,
+        )
+        rows.append(_measure("Welter", k, claim, {}))
+        if _stops(rows[-1]):
+            break
+    return rows
+
+
 def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
     """Measure every family; a family stops at its first size not proved within the limit."""
     if not mona.available():
         return []
-    rows: list[AutomataRow] = []
+    rows: list[AutomataRow] = _classics_rows() + _welter_rows()
     plain = [(label, g, p, sizes, {}) for label, g, p, sizes in _families(full)]
     for label, game, predicate, sizes, options in [*plain, *GOLDEN]:
         for h in sizes:
@@ -106,21 +176,7 @@ def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
                 formula=predicate,
                 heaps=h,
             )
-            ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
-            t0 = time.perf_counter()
-            result = automata.run(ctx, {"timeout": LIMIT_SECONDS, **options})
-            seconds = time.perf_counter() - t0
-            rows.append(
-                AutomataRow(
-                    label,
-                    h,
-                    result.status,
-                    seconds,
-                    float(result.stats.get("mona_seconds", 0.0)),
-                    int(result.stats.get("mona_runs", 0)),
-                    result.detail,
-                )
-            )
-            if result.status != "proved" or seconds > LIMIT_SECONDS:
+            rows.append(_measure(label, h, claim, options))
+            if _stops(rows[-1]):
                 break
     return rows

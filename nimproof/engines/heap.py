@@ -40,6 +40,7 @@ from typing import cast
 import numpy as np
 
 from nimproof.engines import heap_kernels as hk
+from nimproof.engines import part_kernels
 from nimproof.engines import stream_kernels as stk
 from nimproof.engines.sparse import SparseTable, SplitRule, check_memory, split_rule, table_bytes
 from nimproof.errors import EvalError, UsageError
@@ -50,6 +51,7 @@ from nimproof.games.base import (
     HeapGame,
     IntervalTakes,
     MoveDescription,
+    PartMoves,
     RelationMoves,
     SetTakes,
     SplitUnequal,
@@ -78,6 +80,9 @@ MEMBERS_MAX_WORK = 4 * 10**10
 MISERE_SPLIT_MAX_N = 40
 #: Largest heap for the generic fallback (plain Python over ``options``).
 GENERIC_MAX_N = 5_000
+#: Largest heap for the PartMoves kernels (numpy, O(n) per heap).
+PART_MAX_N = 200_000
+_PART_CHUNK = 1 << 12
 
 # Chunk sizes: a kernel is called once per chunk so that progress can be reported.
 _LINEAR_CHUNK = 1 << 20
@@ -255,6 +260,18 @@ def _(spec: SplitUnequal, game: HeapGame, tv: int) -> HeapPlan:
 @_plan_by.register
 def _(spec: RelationMoves, game: HeapGame, tv: int) -> HeapPlan:
     return HeapPlan("rule-vectorised", RULE_MAX_N, _rule_runner(spec, tv))
+
+
+@_plan_by.register
+def _(spec: PartMoves, game: HeapGame, tv: int) -> HeapPlan:
+    kernel = part_kernels.KERNELS.get(spec.kernel)
+    if kernel is None or tv != 0:
+        return _plan_by.dispatch(MoveDescription)(spec, game, tv)
+    return HeapPlan(
+        f"parts-{spec.kernel}",
+        PART_MAX_N,
+        _chunked(lambda g, a, b, top: kernel(g, a, b), _PART_CHUNK),
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -779,6 +779,8 @@ def _h_binary(c: _Core, node: Node, env: Mapping[str, object]) -> Value:
 
 
 def _divmod(c: _Core, node: Binary, env: Mapping[str, object], m: int) -> Value:
+    if node.op == "%" and m == 2 and isinstance(node.left, Call) and node.left.func == "popcount":
+        return _popcount_parity(c, node.left.args[0], env)
     counted = _counter_items(c, node.left, env) if node.op == "%" else None
     if counted is not None:
         return _counter(c, counted, m)
@@ -791,6 +793,16 @@ def _divmod(c: _Core, node: Binary, env: Mapping[str, object], m: int) -> Value:
         )
     q, r = c.divmod(c.as_num(left), m)
     return q if node.op == "//" else r
+
+
+def _popcount_parity(c: _Core, arg: Node, env: Mapping[str, object]) -> Fin:
+    """``popcount(arg) % 2``: a set ``P`` with ``p in P`` iff the bits of ``arg`` at ``p``
+    and above have odd parity (unique: ``P`` is finite, so empty above the top bit);
+    the count is odd iff ``0 in P``."""
+    x, a = c.materialize(c.num(arg, env))
+    z, p = c.fresh("T"), c.fresh("p")
+    d: Def = ("2", z, f"(all1 {p}: (({p} in {z}) <=> ~(({p} in {x}) <=> ({p} + 1 in {z}))))")
+    return Fin(((0, f"(0 notin {z})"), (1, f"(0 in {z})")), (*a.defs, d), a.guard)
 
 
 def _shift(c: _Core, node: Binary, env: Mapping[str, object], right: object) -> Value:

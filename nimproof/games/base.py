@@ -84,6 +84,7 @@ __all__ = [
     "MultiHeapGame",
     "NotAFormula",
     "OneHeapOfEach",
+    "PartMoves",
     "PluginGame",
     "Position",
     "PythonMoves",
@@ -408,6 +409,32 @@ class SplitUnequal(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
+class PartMoves(MoveDescription):
+    """A one-heap rule whose moves leave heaps described by formulas.
+
+    Each entry ``(k, formula)`` of ``shapes`` allows a heap of ``n`` to become
+    the ``k`` heaps ``a1, ..., ak`` whenever ``formula`` (in ``n`` and
+    ``a1..ak``, the expression language) holds; ``k = 0`` leaves nothing.
+    ``runs``: a heap of ``n`` may also become the heaps ``j + 1, ..., n - 1``
+    for each ``j < n`` (a run of coins, as in Ruler). Lasker's Nim and the
+    coin-turning games are described this way; their ``options`` enumerate the
+    same moves, and a test compares the two.
+    """
+
+    shapes: tuple[tuple[int, str], ...]
+    runs: bool = False
+    #: A fast table kernel for exactly these moves, by name (``nimproof.engines.part_kernels``);
+    #: empty: the generic engine over the family's options.
+    kernel: str = ""
+    splits: ClassVar[bool] = True
+
+    def heap_formula(self) -> str:
+        raise NotAFormula(
+            "its moves may leave several heaps, so a position has no fixed number of heaps"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class OneHeapOfEach(MoveDescription):
     """A disjunctive sum with one heap per component; a move is a move in one component."""
 
@@ -546,7 +573,9 @@ class PythonMoves(MoveDescription):
         return None
 
 
-HeapMoveSpec = FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal
+HeapMoveSpec = (
+    FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
+)
 MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation
 MoveSpec = MoveDescription
 
@@ -560,6 +589,8 @@ class Game(ABC):
 
     spec: str
     misere: bool = False
+    #: Why misère play of this rule is not the game the family models ("" when it is).
+    no_misere: ClassVar[str] = ""
 
     @abstractmethod
     def moves(self, position: Position) -> Iterator[Position]:

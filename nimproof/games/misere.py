@@ -24,6 +24,8 @@ class Misere(Game):
     def __init__(self, base: Game) -> None:
         if base.misere:
             raise SpecError("misère of a misère game is not supported")
+        if base.no_misere:
+            raise SpecError(f"misère {base.spec} is not supported: {base.no_misere}")
         self.base = base
         self.spec = f"misere:{base.spec}"
 

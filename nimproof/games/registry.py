@@ -98,16 +98,20 @@ def _load_families() -> None:
     # The family modules register themselves on import; importing them here
     # (not at module import time) keeps this module free of import cycles.
     from nimproof.games import (  # noqa: F401
+        cgsuite,
+        coin_turning,
         declared,
         euclid,
         fibonacci_nim,
         heap,
+        lasker,
         misere,
         multi,
         octal,
         plugins,
         rule,
         sums,
+        welter,
         wythoff,
     )
 

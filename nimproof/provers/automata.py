@@ -57,7 +57,7 @@ from nimproof.games.base import (
     StairToStair,
     UpToKHeaps,
 )
-from nimproof.provers import mona
+from nimproof.provers import automata_parts, mona
 from nimproof.provers.automata_recheck import Recheck, recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import MethodResult, Scope
@@ -70,6 +70,7 @@ class Options(TypedDict, total=False):
 
     timeout: float  #: seconds per obligation (default 60; the claim's deadline also applies)
     memory_mb: int  #: address-space limit of each MONA process (default 4096)
+    prefix_xor: str  #: run moves (Ruler): the prefix xor of the claimed values, a formula in m
     #: "binary", "zeckendorf", or "auto" (default: binary, then Zeckendorf where binary cannot)
     numeration: str
 
@@ -550,6 +551,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     t0 = time.monotonic()
     if not mona.available():
         return MethodResult(NAME, "unknown", detail=mona.MISSING)
+    parts = automata_parts.part_moves(ctx.game)
+    if parts is not None:  # rules that leave several heaps: their own obligations
+        return automata_parts.run(ctx, parts, options, NAME)
     try:
         p = _plan(ctx, str(options.get("numeration", "auto")))
     except (NotExpressible, Unsupported) as exc:

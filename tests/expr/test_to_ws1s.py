@@ -143,6 +143,9 @@ def test_compiled_formula_agrees_with_exact_evaluation(
         "bit(x, 2) + bit(y, 0) == 1",
         "(x << 3) >> 1 == 4 * x",
         "(x - 3 if x > 2 else y) < z",
+        "popcount(x) % 2 == bit(y, 0)",
+        "popcount(x ^ (y + 1)) % 2 == 1",
+        "(2 * x + 1 if popcount(x) % 2 == 0 else 2 * x) == z",
     ],
 )
 def test_hand_picked_formulas_agree_with_exact_evaluation(text: str) -> None:

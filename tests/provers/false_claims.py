@@ -58,6 +58,28 @@ ONE_HEAP_FALSE += [
     ),
     ("nim", "n if n < 250 else n + 1", ("exhaustive", "periodic_table")),
     ("octal:4.7", "n % 3", ("exhaustive", "periodic_table")),
+    # the classic families (automata proves their true values through PartMoves)
+    ("lasker", "n", ("exhaustive",)),
+    (
+        "lasker",
+        "0 if n == 0 else (n + 1 if n % 4 == 1 else (n - 1 if n % 4 == 2 else n))",
+        ("exhaustive",),
+    ),
+    (
+        "lasker",
+        "0 if n == 0 or n == 300 else (n + 1 if n % 4 == 3 else (n - 1 if n % 4 == 0 else n))",
+        ("automata",),
+    ),
+    ("mock-turtles", "0 if n == 0 else 2 * n - 1", ("exhaustive",)),
+    (
+        "mock-turtles",
+        "0 if n == 0 else (2 * n - 1 if popcount(n - 1) % 2 == 1 else 2 * n - 2)",
+        ("exhaustive",),
+    ),
+    ("ruler", "n % 4", ("exhaustive",)),
+    ("ruler", "0 if n == 0 else n ^ (n & (n - 1)) if n != 96 else 16", ("exhaustive",)),
+    ("cgsuite:4!.1", "n % 3", ("exhaustive",)),
+    ("cgsuite:0.&32;", "n // 5", ("exhaustive",)),
     ("octal:4.07", "(n - 1) % 4 if n > 0 else 1", ("exhaustive", "periodic_table")),
 ]
 
@@ -134,6 +156,9 @@ MULTI_FALSE += [
     ("wythoff", "h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0])", 2, None, ("exhaustive",)),
     ("wythoff", f"({WYTHOFF_P}) or h[0] == h[1]", 2, None, ("exhaustive",)),
     ("wythoff", "h[1] == zshift(h[0]) or h[0] == zshift(h[1])", 2, None, ("exhaustive",)),
+    # Welter's game is not Nim: equal-xor positions of distinct squares are not all P
+    ("welter:3", "h[0] ^ h[1] ^ h[2] == 0", 3, None, ("exhaustive",)),
+    ("welter:2", "h[0] == h[1] or h[0] ^ h[1] == 2", 2, None, ("exhaustive",)),
     # Euclid's game: the golden-ratio criterion with the wrong boundary or constant
     (
         "euclid",
@@ -302,7 +327,16 @@ FAR_ONE_HEAP: list[tuple[str, str, int]] = [
 ]
 
 #: What the automata method cannot express (splitting moves, counting functions as numbers).
-_NOT_WS1S = ("kayles", "octal:", "trailing_", "bit_length", "popcount", "euclid")
+_NOT_WS1S = (
+    "kayles",
+    "octal:",
+    "cgsuite:",
+    "ruler",
+    "trailing_",
+    "bit_length",
+    "popcount",
+    "euclid",
+)
 
 
 def _complete(methods: tuple[str, ...], *texts: str | None) -> tuple[str, ...]:
