@@ -32,8 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
+from nimproof.engines import block_kernels as bk
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
 
@@ -54,6 +56,8 @@ SPARSE_CHUNK = 1 << 18
 DENSE_WORK = 1 << 27
 #: Tables with more heaps than this keep their values in uint16 (while they fit).
 COMPACT_FROM = 1 << 22
+#: Heaps per block of the parallel sparse kernel (:mod:`.block_kernels`); 0 turns it off.
+BLOCK = 256
 #: Largest heap the sparse engine accepts (2^31: heaps are int32 in the rare list).
 SPARSE_MAX_N = (1 << 31) - 2
 
@@ -110,6 +114,21 @@ def split_rule(game: Game) -> SplitRule | None:
     return SplitRule(tuple(int(d) for d in digits))
 
 
+def use_threads(count: int | None) -> int:
+    """Run the sparse engine's parallel kernels on ``count`` threads (None: every core).
+
+    Returns the number of threads in use. More threads than numba started (one per
+    core, or ``NUMBA_NUM_THREADS``) are refused with a one-line error.
+    """
+    top = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    if count is None:
+        count = top
+    if not 1 <= count <= top:
+        raise UsageError(f"--threads must be between 1 and {top} on this machine, got {count}")
+    numba.set_num_threads(count)
+    return count
+
+
 def table_bytes(n_max: int) -> int:
     """Memory the sparse engine needs for heaps ``0..n_max`` in the worst common case.
 
@@ -158,12 +177,16 @@ class SparseTable:
         *,
         warmup: int = WARMUP,
         dense_share: float = DENSE_SHARE,
+        block: int = BLOCK,
+        parallel: bool | None = None,
     ) -> None:
         if capacity < 1:
             raise UsageError("a table needs at least one heap")
         self.rule = rule
         self.warmup = warmup
         self.dense_share = dense_share
+        self.block = block
+        self.parallel = parallel
         self.digits = np.array(rule.digits, dtype=np.int64)
         # uint32 below COMPACT_FROM heaps (the packed loops run faster on it), uint16 above.
         dtype = np.uint16 if capacity > COMPACT_FROM else np.uint32
@@ -294,7 +317,25 @@ class SparseTable:
         self._choose()
         while self.n < stop:
             start = self.n
-            if self.mode == "sparse":
+            if self.mode == "sparse" and self._blocks(start):
+                end = min(stop, start + SPARSE_CHUNK)
+                n, self.nrare, reason = bk.block_kernel(
+                    self.values,
+                    start,
+                    end,
+                    self.digits,
+                    self.rule.unequal,
+                    self.parity,
+                    self.posbit,
+                    self.cbit,
+                    self.rare,
+                    self.nrare,
+                    self.hist,
+                    self._vmax(),
+                    self.dense_share,
+                    self.block,
+                )
+            elif self.mode == "sparse":
                 end = min(stop, start + SPARSE_CHUNK)
                 n, self.nrare, reason = sk.sparse_kernel(
                     self.values,
@@ -331,6 +372,15 @@ class SparseTable:
             self._react(reason, end)
             if progress is not None:
                 progress(self.n, stop)
+
+    def _blocks(self, start: int) -> bool:
+        """True when the block kernel computes heaps from ``start``.
+
+        It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
+        when numba runs more than one thread (on one thread the one-heap kernel is faster).
+        """
+        wanted = numba.get_num_threads() > 1 if self.parallel is None else self.parallel
+        return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
 
     def _react(self, reason: int, end: int) -> None:
         if reason == sk.OVERFLOW:
