@@ -1,8 +1,9 @@
 """Sparse-space tables of two-way take-and-break games and Grundy's game.
 
 :class:`SparseTable` grows the table of one game heap by heap with the kernels
-of :mod:`.sparse_kernels`, in a compact array (``uint16`` while the values
-fit, ``uint32`` after), choosing the method as it goes:
+of :mod:`.sparse_kernels` and :mod:`.block_kernels`, in a compact array (for
+long tables ``uint8`` while the values fit, then ``uint16``, then ``uint32``),
+choosing the method as it goes:
 
 * **sparse** (the rare-value method of Gangolli–Plambeck and Flammenkamp):
   the bit mask ``M`` that makes the fewest heaps rare is read off the
@@ -54,7 +55,7 @@ WARMUP = 1 << 11
 SPARSE_CHUNK = 1 << 18
 #: Pair visits per dense kernel call.
 DENSE_WORK = 1 << 27
-#: Tables with more heaps than this keep their values in uint16 (while they fit).
+#: Tables with more heaps than this keep their values in uint8, then uint16 (while they fit).
 COMPACT_FROM = 1 << 22
 #: Heaps per block of the parallel sparse kernel (:mod:`.block_kernels`); 0 turns it off.
 BLOCK = 256
@@ -188,8 +189,9 @@ class SparseTable:
         self.block = block
         self.parallel = parallel
         self.digits = np.array(rule.digits, dtype=np.int64)
-        # uint32 below COMPACT_FROM heaps (the packed loops run faster on it), uint16 above.
-        dtype = np.uint16 if capacity > COMPACT_FROM else np.uint32
+        # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
+        # narrowest type that holds the values: uint8, widened as values grow (_widen).
+        dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32
         self.values = np.zeros(capacity, dtype=dtype)
         self.n = 0
         self.P = 1
@@ -212,8 +214,8 @@ class SparseTable:
         top = int(prefix.max())
         if top > (1 << 32) - 1:
             raise UsageError("stored values are too large for the sparse engine")
-        if top > self._vmax():
-            self.values = self.values.astype(np.uint32)
+        while top > self._vmax():
+            self._widen()
         self.values[: len(prefix)] = prefix
         self.n = len(prefix)
         self._grow_range(top)
@@ -297,15 +299,17 @@ class SparseTable:
 
     def _vmax(self) -> int:
         """The largest value the array's type holds."""
-        return (1 << 16) - 1 if self.values.dtype == np.uint16 else (1 << 32) - 1
+        return int(np.iinfo(self.values.dtype).max)
 
     def _widen(self) -> None:
-        if self.values.dtype == np.uint32:
+        """Move the values to the next wider type (uint8, uint16, uint32)."""
+        wider = {np.dtype(np.uint8): np.uint16, np.dtype(np.uint16): np.uint32}
+        if self.values.dtype not in wider:
             raise UsageError(
                 f"a value above {(1 << 32) - 1:,} at heap {self.n:,}: "
                 "beyond the sparse engine's value type"
             )
-        self.values = self.values.astype(np.uint32)
+        self.values = self.values.astype(wider[self.values.dtype])
 
     # -- computing -----------------------------------------------------------
 

@@ -89,3 +89,20 @@ def test_thread_count_is_checked() -> None:
         use_threads(10_000)
     assert use_threads(1) == 1
     use_threads(None)
+
+
+@pytest.mark.parametrize("spec", ["officers", "octal:0.007", "octal:0.106"])
+def test_compact_tables_widen_as_values_grow(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Long tables start in uint8; Officers and 0.007 pass 255 near heap 10,000 (sparse and
+    # dense kernels), 0.106 stays below 32. Values equal the uint32 table's.
+    from nimproof.engines import sparse
+
+    n = 12_000
+    wide = _table(spec, n, parallel=False).values
+    assert wide.dtype == np.uint32
+    monkeypatch.setattr(sparse, "COMPACT_FROM", 100)
+    compact = _table(spec, n)
+    assert compact.values.dtype == (np.uint8 if spec == "octal:0.106" else np.uint16)
+    assert np.array_equal(compact.values.astype(np.uint32), wide)
+    prefix = _table(spec, n, prefix=wide[:5000])
+    assert np.array_equal(prefix.values.astype(np.uint32), wide)
