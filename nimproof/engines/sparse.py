@@ -59,6 +59,8 @@ DENSE_WORK = 1 << 27
 COMPACT_FROM = 1 << 22
 #: Heaps per block of the parallel sparse kernel (:mod:`.block_kernels`); 0 turns it off.
 BLOCK = 256
+#: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
+BLOCK_RARE = 256
 #: Largest heap the sparse engine accepts (2^31: heaps are int32 in the rare list).
 SPARSE_MAX_N = (1 << 31) - 2
 
@@ -381,9 +383,13 @@ class SparseTable:
         """True when the block kernel computes heaps from ``start``.
 
         It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
-        when numba runs more than one thread (on one thread the one-heap kernel is faster).
+        when numba runs more than one thread and at least :data:`BLOCK_RARE` heaps are rare
+        (with fewer, a heap costs too little to share out: the one-heap kernel is faster).
         """
-        wanted = numba.get_num_threads() > 1 if self.parallel is None else self.parallel
+        if self.parallel is None:
+            wanted = numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
+        else:
+            wanted = self.parallel
         return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
 
     def _react(self, reason: int, end: int) -> None:
