@@ -35,8 +35,7 @@ SPECS = (
 def warm_up(verbose: bool = False) -> float:
     """Compile (or load) every kernel the common tables use; returns the seconds it took."""
     from nimproof.datasets.stream import stream_table
-    from nimproof.engines import grundy_table
-    from nimproof.engines import sparse
+    from nimproof.engines import grundy_table, sparse
     from nimproof.engines.sparse import SparseTable, period_check, split_rule
     from nimproof.games import parse_spec
 
