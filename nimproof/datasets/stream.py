@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,8 +88,19 @@ def stream_table(
     done = _open_parts(folder, manifest, resume)
     start = done * part_rows
     parts = _Parts(folder, n_max, done, part_rows, progress)
-    top = _run_window(parts, window) if window is not None else _run_whole(parts, game)
-    _merge(game, n_max, engine, folder, path, part_rows)
+    writer = _Writer(parts)
+    try:
+        if window is not None:
+            values = None
+            top = _run_window(parts, window, writer)
+        else:
+            values = _run_whole(parts, game, writer)
+            top = int(values.max())
+        digest, width = writer.finish()
+    except BaseException:
+        writer.abandon()
+        raise
+    _merge(game, (n_max, engine, part_rows), folder, path, (digest, width), values)
     shutil.rmtree(folder, ignore_errors=True)
     return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
 
@@ -165,7 +177,83 @@ class _Parts:
         return -(-(self.n_max + 1) // self.part_rows)
 
 
-def _run_window(parts: _Parts, takes: np.ndarray) -> int:
+class _Writer:
+    """Writes finished parts and hashes them, in order, on a thread beside the computation.
+
+    The kernels release the GIL (numba ``nogil``), so on a machine with a free
+    core the parts are written and hashed while the next stretch is computed.
+    The hash is the store's content hash (:func:`nimproof.datasets.store.content_hash`):
+    the column ``n`` first, then ``grundy``, each as little-endian int64; parts
+    already on disk (a resumed run) are read back and hashed first.
+    """
+
+    def __init__(self, parts: _Parts) -> None:
+        self.parts = parts
+        self.hash = hashlib.sha256()
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
+        self.pending: list[Future[None]] = [self.pool.submit(self._start)]
+        self.widths: set[str] = set()
+        self.failed = False
+
+    def _start(self) -> None:
+        h = self.hash
+        h.update(b"n\0")
+        step = 1 << 20
+        buf = np.arange(step, dtype="<i8")
+        for a in range(0, self.parts.n_max + 1, step):
+            h.update(buf[: min(step, self.parts.n_max + 1 - a)].tobytes())
+            buf += step
+        h.update(b"grundy\0")
+        for i in range(self.parts.done):
+            self._hash(_read_part(self.parts.folder, i))
+
+    def _hash(self, values: np.ndarray) -> None:
+        self.widths.add(str(_compact(values).dtype))
+        step = 1 << 20
+        buf = np.empty(step, dtype="<i8")
+        for a in range(0, len(values), step):
+            m = min(step, len(values) - a)
+            np.copyto(buf[:m], values[a : a + m])
+            self.hash.update(buf[:m].tobytes())
+
+    def _part(self, i: int, values: np.ndarray) -> None:
+        if self.failed:
+            return  # a part before this one failed: the run stops at that part
+        try:
+            _write_part(self.parts.folder, i, values)
+            self._hash(values)
+        except BaseException:
+            self.failed = True
+            raise
+
+    def submit(self, i: int, values: np.ndarray) -> None:
+        """Write part ``i`` (a copy of ``values`` is kept: the caller may reuse its buffer)."""
+        self.pending.append(self.pool.submit(self._part, i, values.copy()))
+        self._raise(wait=False)
+
+    def _raise(self, wait: bool) -> None:
+        keep = []
+        for f in self.pending:
+            if wait or f.done():
+                f.result()  # a failed write raises here, in the computing thread
+            else:
+                keep.append(f)
+        self.pending = keep
+
+    def finish(self) -> tuple[str, str]:
+        """Wait for every part; the content hash and the widest value type written."""
+        try:
+            self._raise(wait=True)
+        finally:
+            self.pool.shutdown(wait=True)
+        return self.hash.hexdigest(), max(self.widths, key=_width) if self.widths else "uint8"
+
+    def abandon(self) -> None:
+        """Stop after the parts already handed over (an interrupted run keeps them)."""
+        self.pool.shutdown(wait=True)
+
+
+def _run_window(parts: _Parts, takes: np.ndarray, writer: _Writer) -> int:
     """Finite subtraction sets: each chunk needs only the last ``max(takes)`` values."""
     folder, done, part_rows = parts.folder, parts.done, parts.part_rows
     w = int(takes[-1])
@@ -183,7 +271,7 @@ def _run_window(parts: _Parts, takes: np.ndarray) -> int:
         stk.window_subtraction_kernel(buf, w, start, end - start, takes)
         chunk = buf[w : w + end - start]
         top = max(top, int(chunk.max()))
-        _write_part(folder, i, chunk)
+        writer.submit(i, chunk)
         k = min(w, end)
         buf[w - k : w] = buf[w + end - start - k : w + end - start]
         i += 1
@@ -193,7 +281,7 @@ def _run_window(parts: _Parts, takes: np.ndarray) -> int:
     return top
 
 
-def _run_whole(parts: _Parts, game: Game) -> int:
+def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
     """Every other game: the whole table in memory, written out part by part as it grows."""
     from nimproof.engines import grundy_table
     from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
@@ -205,38 +293,34 @@ def _run_whole(parts: _Parts, game: Game) -> int:
     if rule is None:
         values = grundy_table(game, n_max, prefix=prefix, progress=parts.progress)
         for i in range(done, parts.count):
-            _write_part(folder, i, values[i * part_rows : (i + 1) * part_rows])
-        return int(values.max())
+            writer.submit(i, values[i * part_rows : (i + 1) * part_rows])
+        return values
     check_memory(game.spec, table_bytes(n_max), n_max)
     table = SparseTable(rule, stop, prefix=prefix)
     for i in range(done, parts.count):
         end = min(stop, (i + 1) * part_rows)
         table.extend(end, parts.progress)
-        _write_part(folder, i, table.values[i * part_rows : end])
-    return int(table.values.max())
+        writer.submit(i, table.values[i * part_rows : end])
+    return table.values
 
 
-def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_rows: int) -> None:
-    """Write ``path`` from the parts: the store's columns, metadata and content hash."""
+def _merge(
+    game: Game,
+    run: tuple[int, str, int],
+    folder: Path,
+    path: Path,
+    hashed: tuple[str, str],
+    values: np.ndarray | None,
+) -> None:
+    """Write ``path``: the store's columns, metadata and content hash.
+
+    ``run`` is ``(n_max, engine, part_rows)``; ``hashed`` the content hash and the
+    widest value type of the parts (from :class:`_Writer`). The values come from
+    ``values`` when the whole table is in memory, else from the parts.
+    """
+    n_max, engine, part_rows = run
     count = -(-(n_max + 1) // part_rows)
-    dtypes = {
-        str(pq.read_schema(folder / _part_name(i)).field("grundy").type) for i in range(count)
-    }
-    wide = pa.from_numpy_dtype(np.dtype(max(dtypes, key=_width)))
-    h = hashlib.sha256(b"n\0")
-    step = 1 << 20
-    buf = np.arange(step, dtype="<i8")
-    for a in range(0, n_max + 1, step):
-        m = min(step, n_max + 1 - a)
-        h.update(buf[:m].tobytes())
-        buf += step
-    h.update(b"grundy\0")
-    for i in range(count):
-        values = _read_part(folder, i)
-        for a in range(0, len(values), step):
-            m = min(step, len(values) - a)
-            np.copyto(buf[:m], values[a : a + m])
-            h.update(buf[:m].tobytes())
+    wide = pa.from_numpy_dtype(np.dtype(hashed[1]))
     meta = {
         "spec": game.spec,
         "layout": "heap",
@@ -249,11 +333,16 @@ def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_r
         "version": nimproof.__version__,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "rows": n_max + 1,
-        "sha256": h.hexdigest(),
+        "sha256": hashed[0],
     }
     schema = pa.schema([("n", pa.int64()), ("grundy", wide)]).with_metadata(
         {META_KEY: json.dumps(meta).encode()}
     )
+
+    def part(i: int) -> np.ndarray:
+        if values is None:
+            return _read_part(folder, i)
+        return values[i * part_rows : min(n_max + 1, (i + 1) * part_rows)]
 
     def write(f: Any) -> None:
         with pq.ParquetWriter(
@@ -261,8 +350,8 @@ def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_r
         ) as writer:
             n = np.arange(part_rows, dtype=np.int64)
             for i in range(count):
-                values = _read_part(folder, i)
-                columns = {"n": n[: len(values)], "grundy": values.astype(wide.to_pandas_dtype())}
+                chunk = part(i)
+                columns = {"n": n[: len(chunk)], "grundy": chunk.astype(wide.to_pandas_dtype())}
                 writer.write_table(pa.table(columns, schema=schema))
                 n += part_rows
 

@@ -222,7 +222,7 @@ def _block_a(
         _phase_a(g, n0 + j, n0, ks, unequal, parity, posbit, rare, nrare, marks[j], stops[j])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def block_kernel(
     g: np.ndarray,
     start: int,

@@ -135,7 +135,7 @@ def _split_count(n: int, k: int, unequal: bool) -> int:
     return half
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sparse_kernel(
     g: np.ndarray,
     start: int,
@@ -266,7 +266,7 @@ def _scan_common(
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dense_kernel(
     g: np.ndarray,
     start: int,
