@@ -88,7 +88,7 @@ def stream_table(
     done = _open_parts(folder, manifest, resume)
     start = done * part_rows
     parts = _Parts(folder, n_max, done, part_rows, progress)
-    writer = _Writer(parts)
+    writer = _Writer(parts, game, engine)
     try:
         if window is not None:
             values = None
@@ -96,11 +96,12 @@ def stream_table(
         else:
             values = _run_whole(parts, game, writer)
             top = int(values.max())
-        digest, width = writer.finish()
+        hashed = writer.finish(path)
     except BaseException:
         writer.abandon()
         raise
-    _merge(game, (n_max, engine, part_rows), folder, path, (digest, width), values)
+    if not writer.complete:
+        _merge(game, (n_max, engine, part_rows), folder, path, hashed, values)
     shutil.rmtree(folder, ignore_errors=True)
     return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
 
@@ -178,22 +179,36 @@ class _Parts:
 
 
 class _Writer:
-    """Writes finished parts and hashes them, in order, on a thread beside the computation.
+    """Writes finished parts, the final file and the hash, in order, on a thread of its own.
 
     The kernels release the GIL (numba ``nogil``), so on a machine with a free
-    core the parts are written and hashed while the next stretch is computed.
-    The hash is the store's content hash (:func:`nimproof.datasets.store.content_hash`):
-    the column ``n`` first, then ``grundy``, each as little-endian int64; parts
-    already on disk (a resumed run) are read back and hashed first.
+    core the output is written while the next stretch is computed. Each part
+    goes to its part file (the checkpoint a resumed run starts from) and, as a
+    row group, to the final file (``OUT.parts/final.tmp``); the content hash
+    (:func:`nimproof.datasets.store.content_hash`: the column ``n``, then
+    ``grundy``, as little-endian int64) grows with it. Parts already on disk (a
+    resumed run) go first. The final file's metadata, which holds the hash, is
+    added when it is closed; if a part needs a wider value type than the final
+    file's column (the first part's), the final file is dropped and
+    :func:`_merge` writes it at the end.
     """
 
-    def __init__(self, parts: _Parts) -> None:
+    def __init__(self, parts: _Parts, game: Game, engine: str) -> None:
         self.parts = parts
+        self.game = game
+        self.engine = engine
         self.hash = hashlib.sha256()
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
-        self.pending: list[Future[None]] = [self.pool.submit(self._start)]
         self.widths: set[str] = set()
         self.failed = False
+        self.final: pq.ParquetWriter | None = None
+        self.final_ok = True
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
+        self.pending: list[Future[None]] = [self.pool.submit(self._start)]
+
+    @property
+    def final_path(self) -> Path:
+        """The final file while it is written."""
+        return self.parts.folder / "final.tmp"
 
     def _start(self) -> None:
         h = self.hash
@@ -205,23 +220,38 @@ class _Writer:
             buf += step
         h.update(b"grundy\0")
         for i in range(self.parts.done):
-            self._hash(_read_part(self.parts.folder, i))
+            self._add(i, _read_part(self.parts.folder, i))
 
-    def _hash(self, values: np.ndarray) -> None:
-        self.widths.add(str(_compact(values).dtype))
+    def _add(self, i: int, values: np.ndarray) -> None:
+        compact = _compact(values)
+        self.widths.add(str(compact.dtype))
         step = 1 << 20
         buf = np.empty(step, dtype="<i8")
         for a in range(0, len(values), step):
             m = min(step, len(values) - a)
             np.copyto(buf[:m], values[a : a + m])
             self.hash.update(buf[:m].tobytes())
+        if not self.final_ok:
+            return
+        if self.final is None:
+            schema = _schema(pa.from_numpy_dtype(compact.dtype), {})
+            self.final = _final_writer(self.final_path, schema)
+        wide = self.final.schema.field("grundy").type
+        if _width(str(compact.dtype)) > _width(str(wide)):
+            self.final.close()
+            self.final_ok = False
+            return
+        first = i * self.parts.part_rows
+        n = np.arange(first, first + len(values), dtype=np.int64)
+        grundy = compact.astype(wide.to_pandas_dtype())
+        self.final.write_table(pa.table({"n": n, "grundy": grundy}, schema=self.final.schema))
 
     def _part(self, i: int, values: np.ndarray) -> None:
         if self.failed:
             return  # a part before this one failed: the run stops at that part
         try:
             _write_part(self.parts.folder, i, values)
-            self._hash(values)
+            self._add(i, values)
         except BaseException:
             self.failed = True
             raise
@@ -240,17 +270,67 @@ class _Writer:
                 keep.append(f)
         self.pending = keep
 
-    def finish(self) -> tuple[str, str]:
-        """Wait for every part; the content hash and the widest value type written."""
+    def finish(self, path: Path) -> tuple[str, str]:
+        """Wait for every part and close the final file into ``path`` when it is whole.
+
+        Returns the content hash and the widest value type; ``path`` is written
+        only when the final file holds every part (else :func:`_merge` must).
+        """
         try:
             self._raise(wait=True)
         finally:
             self.pool.shutdown(wait=True)
-        return self.hash.hexdigest(), max(self.widths, key=_width) if self.widths else "uint8"
+        digest = self.hash.hexdigest()
+        width = max(self.widths, key=_width) if self.widths else "uint8"
+        if self.final is not None and self.final_ok:
+            meta = _meta(self.game, self.parts.n_max, self.engine, digest)
+            self.final.add_key_value_metadata({META_KEY.decode(): json.dumps(meta)})
+            self.final.close()
+            with open(self.final_path, "rb+") as f:
+                os.fsync(f.fileno())
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.final_path, path)
+        return digest, width
+
+    @property
+    def complete(self) -> bool:
+        """True when :meth:`finish` wrote the final file."""
+        return self.final is not None and self.final_ok
 
     def abandon(self) -> None:
         """Stop after the parts already handed over (an interrupted run keeps them)."""
         self.pool.shutdown(wait=True)
+        if self.final is not None and self.final_ok:
+            self.final.close()
+
+
+def _schema(wide: pa.DataType, meta: dict[str, Any]) -> pa.Schema:
+    schema = pa.schema([("n", pa.int64()), ("grundy", wide)])
+    return schema.with_metadata({META_KEY: json.dumps(meta).encode()}) if meta else schema
+
+
+def _final_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
+    return pq.ParquetWriter(
+        where, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
+    )
+
+
+def _meta(game: Game, n_max: int, engine: str, digest: str) -> dict[str, Any]:
+    """The store's metadata of a streamed table (see :mod:`.store`)."""
+    return {
+        "spec": game.spec,
+        "layout": "heap",
+        "kind": "grundy",
+        "heaps": 1,
+        "bound": n_max,
+        "method": "",
+        "engine": engine,
+        "misere": game.misere,
+        "version": nimproof.__version__,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "rows": n_max + 1,
+        "sha256": digest,
+    }
 
 
 def _run_window(parts: _Parts, takes: np.ndarray, writer: _Writer) -> int:
@@ -312,7 +392,7 @@ def _merge(
     hashed: tuple[str, str],
     values: np.ndarray | None,
 ) -> None:
-    """Write ``path``: the store's columns, metadata and content hash.
+    """Write ``path`` when the writer could not: the store's columns, metadata and hash.
 
     ``run`` is ``(n_max, engine, part_rows)``; ``hashed`` the content hash and the
     widest value type of the parts (from :class:`_Writer`). The values come from
@@ -321,23 +401,7 @@ def _merge(
     n_max, engine, part_rows = run
     count = -(-(n_max + 1) // part_rows)
     wide = pa.from_numpy_dtype(np.dtype(hashed[1]))
-    meta = {
-        "spec": game.spec,
-        "layout": "heap",
-        "kind": "grundy",
-        "heaps": 1,
-        "bound": n_max,
-        "method": "",
-        "engine": engine,
-        "misere": game.misere,
-        "version": nimproof.__version__,
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "rows": n_max + 1,
-        "sha256": hashed[0],
-    }
-    schema = pa.schema([("n", pa.int64()), ("grundy", wide)]).with_metadata(
-        {META_KEY: json.dumps(meta).encode()}
-    )
+    schema = _schema(wide, _meta(game, n_max, engine, hashed[0]))
 
     def part(i: int) -> np.ndarray:
         if values is None:
@@ -345,9 +409,7 @@ def _merge(
         return values[i * part_rows : min(n_max + 1, (i + 1) * part_rows)]
 
     def write(f: Any) -> None:
-        with pq.ParquetWriter(
-            f, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
-        ) as writer:
+        with _final_writer(f, schema) as writer:
             n = np.arange(part_rows, dtype=np.int64)
             for i in range(count):
                 chunk = part(i)
