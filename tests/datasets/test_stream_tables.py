@@ -187,3 +187,10 @@ def test_a_part_wider_than_the_first_still_gives_one_checked_file(tmp_path: Path
     hk.octal_kernel(dense, 0, len(dense), digits, 0, 0)
     assert table.grundy.tolist() == dense.tolist() and int(dense.max()) > 255
     assert pq.ParquetFile(out).schema_arrow.field("grundy").type == "uint16"
+
+
+def test_text_output_of_a_huge_table_points_to_parquet(capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in (["--json"], ["--csv", "-"], []):
+        assert main(["table", "octal:0.106", "--max-n", "20000000", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "--out FILE" in err and "parquet" in err and len(err.strip().splitlines()) == 1

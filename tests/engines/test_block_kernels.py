@@ -106,3 +106,15 @@ def test_compact_tables_widen_as_values_grow(spec: str, monkeypatch: pytest.Monk
     assert np.array_equal(compact.values.astype(np.uint32), wide)
     prefix = _table(spec, n, prefix=wide[:5000])
     assert np.array_equal(prefix.values.astype(np.uint32), wide)
+
+
+def test_cli_threads_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from nimproof.cli.main import main
+
+    assert main(["table", "officers", "--max-n", "5000", "--threads", "1", "--json"]) == 0
+    one = capsys.readouterr().out
+    assert main(["table", "officers", "--max-n", "5000", "--threads", "2", "--json"]) in (0, 2)
+    assert main(["table", "officers", "--max-n", "5", "--threads", "100000"]) == 2
+    assert "--threads" in capsys.readouterr().err
+    use_threads(None)
+    assert '"grundy": [0, 0, 1, 2, 0, 1' in one
