@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: atlas verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: atlas atlas4 verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -52,6 +52,11 @@ browser:
 # Every three-digit octal code to 2^16 on a local Dask cluster (not part of verify).
 atlas: $(STAMP)
 	$(BIN)/nimproof atlas --family octal --max-n 65536 --out atlas
+
+# Every code 0.d .. 0.dddd (4,095 games) to 2^16; SCHEDULER=tcp://HOST:PORT runs it on an
+# existing Dask cluster (dask scheduler / dask worker), else on a local one. Resumable.
+atlas4: $(STAMP)
+	$(BIN)/nimproof atlas --family octal-4digit --max-n 65536 --out atlas4 $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench

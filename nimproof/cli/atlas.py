@@ -29,9 +29,9 @@ def register(subparsers: Any) -> None:
     p = add_command(subparsers, "atlas", run)
     p.add_argument(
         "--family",
-        choices=("octal", "octal4", "subtraction"),
-        help="octal: every 0.d/0.dd/0.ddd code; octal4: the 4. codes; "
-        "subtraction: every set inside {1..8} (default octal)",
+        choices=("octal", "octal4", "octal-4digit", "subtraction"),
+        help="octal: every 0.d/0.dd/0.ddd code; octal4: the 4. codes; octal-4digit: every "
+        "code up to 0.dddd; subtraction: every set inside {1..8} (default octal)",
     )
     p.add_argument(
         "--codes",
