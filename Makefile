@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: atlas atlas4 verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -57,6 +57,12 @@ atlas: $(STAMP)
 # existing Dask cluster (dask scheduler / dask worker), else on a local one. Resumable.
 atlas4: $(STAMP)
 	$(BIN)/nimproof atlas --family octal-4digit --max-n 65536 --out atlas4 $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
+# The unsolved games of tczajka/octal-games' list, each to 2^28 heaps (DEPTH=32 where memory
+# allows), figures per doubling and the period search; resumable; not part of the tests.
+DEPTH ?= 28
+campaign: $(STAMP)
+	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench
