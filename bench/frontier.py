@@ -13,8 +13,10 @@ Then two comparisons: the sparse engine on one and on two threads
 interleaved, best and median of each, the load before and after), and tables
 streamed to parquet against the same table computed in memory
 (:func:`stream_rows`: the wall time of the streamed run over the compute time).
-``--full`` (``make bench-full``) adds the doublings of 0.106 and 0.167 and
-longer streamed tables.
+Last, the same bounds side by side with the C++ sparse-space solver of
+tczajka/octal-games when it is built outside the repository (:func:`cpp_rows`;
+skipped with a message otherwise). ``--full`` (``make bench-full``) adds the
+doublings of 0.106 and 0.167, longer streamed tables and longer C++ cases.
 
 ``python -m bench.frontier [--full]`` runs only these; ``python -m bench`` runs them too.
 """
@@ -224,6 +226,75 @@ def stream_rows(cases: list[tuple[str, int]]) -> list[Row]:
     return rows
 
 
+#: The C++ sparse-space solver of tczajka/octal-games (``old/src/analyze``), built outside
+#: the repository; its path may be given in ``NIMPROOF_OCTAL_CPP``.
+CPP_DEFAULT = "/tmp/octal-cpp/analyze"
+#: (spec, code for the C++ program, log2 bound) of the side-by-side comparison.
+CPP_CASES: list[tuple[str, str, int]] = [
+    ("octal:0.6", ".6", 20),
+    ("grundys-game", "grundy", 20),
+    ("octal:0.106", ".106", 24),
+    ("octal:0.167", ".167", 24),
+]
+FULL_CPP_CASES: list[tuple[str, str, int]] = [
+    ("octal:0.6", ".6", 24),
+    ("grundys-game", "grundy", 24),
+    ("octal:0.106", ".106", 26),
+    ("octal:0.167", ".167", 26),
+]
+
+
+def cpp_seconds(binary: str, code: str, log2: int, limit: float = 3600.0) -> tuple[float, str]:
+    """Seconds the C++ program takes to print its line for ``2^log2`` heaps, and that line.
+
+    The program prints one line per power of two (largest value, rare mask, rare
+    heaps, last rare heap) and runs on to 2^28; it is stopped once the line arrives.
+    """
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([binary, code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith(f"n=2^{log2} "):
+                return time.perf_counter() - t0, line.strip()
+            if time.perf_counter() - t0 > limit:
+                break
+        return float("nan"), "no line"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def cpp_rows(cases: list[tuple[str, str, int]]) -> list[Row]:
+    """nimproof's sparse engine and the C++ solver on the same bounds (skipped without it)."""
+    binary = os.environ.get("NIMPROOF_OCTAL_CPP", CPP_DEFAULT)
+    if not Path(binary).exists():
+        return [
+            Row(
+                "C++ comparison",
+                "-",
+                0,
+                None,
+                None,
+                f"skipped: no C++ solver at {binary} (build tczajka/octal-games old/src "
+                "analyze outside the repository; NIMPROOF_OCTAL_CPP names it)",
+            )
+        ]
+    rows = []
+    for spec, code, log2 in cases:
+        n = (1 << log2) - 1  # the C++ line for 2^k covers heaps 0 .. 2^k - 1
+        ours = run_case(_SPARSE, spec, n)
+        cpp, line = cpp_seconds(binary, code, log2)
+        ours.engine = "sparse-space vs C++"
+        if ours.seconds is not None:
+            ours.note = (
+                f"C++ {cpp:.2f} s, ratio nimproof/C++ {ours.seconds / cpp:.2f}; "
+                f"C++ says: {line}; nimproof: {ours.note}; {load_text()}"
+            )
+        rows.append(ours)
+    return rows
+
+
 def run_frontier_benchmarks(budget: float = BUDGET, full: bool = False) -> list[Row]:
     """Every series of :data:`SERIES` (and :data:`FULL_SERIES` when ``full``), each stopping
     after a case slower than ``budget``; then the 1-to-2-thread speed-ups and the streamed
@@ -244,6 +315,7 @@ def run_frontier_benchmarks(budget: float = BUDGET, full: bool = False) -> list[
     for spec, n in CORES + (FULL_CORES if full else []):
         rows += core_speedup(spec, n)
     rows += stream_rows(STREAMED + (FULL_STREAMED if full else []))
+    rows += cpp_rows(FULL_CPP_CASES if full else CPP_CASES)
     return rows
 
 
