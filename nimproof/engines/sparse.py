@@ -28,6 +28,7 @@ Which games: :func:`split_rule` reads the game's move description
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -383,11 +384,15 @@ class SparseTable:
         """True when the block kernel computes heaps from ``start``.
 
         It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
-        when numba runs more than one thread and at least :data:`BLOCK_RARE` heaps are rare
-        (with fewer, a heap costs too little to share out: the one-heap kernel is faster).
+        when numba runs more than one thread, this is the main thread, and at least
+        :data:`BLOCK_RARE` heaps are rare (with fewer, a heap costs too little to share out:
+        the one-heap kernel is faster).
         """
         if self.parallel is None:
-            wanted = numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
+            # Only from the main thread: numba's workqueue layer runs one parallel region
+            # at a time (a Dask worker's tasks run on other threads).
+            main = threading.current_thread() is threading.main_thread()
+            wanted = main and numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
         else:
             wanted = self.parallel
         return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
