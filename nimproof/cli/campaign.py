@@ -57,16 +57,14 @@ def run(args: argparse.Namespace) -> int:
 
     from nimproof.atlas.campaign import markdown, run_campaign, unsolved_games
     from nimproof.atlas.families import family_specs
+    from nimproof.cli.atlas import check_cluster
     from nimproof.cli.progress import rate_progress
     from nimproof.errors import UsageError
     from nimproof.output import output_file
 
     if args.start > args.depth:
         raise UsageError(f"--start {args.start} is deeper than --depth {args.depth}")
-    if args.scheduler and args.workers is not None:
-        raise UsageError("--workers is for a local cluster; leave it out with --scheduler")
-    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
-        raise UsageError(f"--scheduler must look like tcp://HOST:PORT, got {args.scheduler!r}")
+    check_cluster(args)
     specs = family_specs(None, args.codes) if args.codes else [g.spec for g in unsolved_games()]
     md = output_file(str(Path(args.out) / "campaign.md"), "campaign folder")
     with rate_progress("campaign: games") as cb:

@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from nimproof.engines.sparse_kernels import DENSE, DONE, NEW_VALUE, OVERFLOW, RANGE, RARE_FULL
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
@@ -273,21 +273,10 @@ def block_kernel(
                 marks[j],
                 stops[j],
             )
-            if value > vmax:
-                return n, nrare, OVERFLOW
-            g[n] = value
-            first = hist[0, value] + hist[1, value] == 0
-            hist[n & 1, value] += 1
-            if value >= P:
-                return n + 1, nrare, RANGE
-            if parity[value] ^ (posbit & n) ^ cbit == 0:
-                if nrare == rare.shape[0]:
-                    return n + 1, nrare, RARE_FULL
-                rare[nrare] = n
-                nrare += 1
-                if nrare > dense_share * n:
-                    return n + 1, nrare, DENSE
-            if first:
-                return n + 1, nrare, NEW_VALUE
+            nrare, reason = record(
+                g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+            )
+            if reason != DONE:
+                return (n if reason == OVERFLOW else n + 1), nrare, reason
         n0 += m
     return stop, nrare, DONE

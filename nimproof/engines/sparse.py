@@ -324,42 +324,9 @@ class SparseTable:
         self._choose()
         while self.n < stop:
             start = self.n
-            if self.mode == "sparse" and self._blocks(start):
+            if self.mode == "sparse":
                 end = min(stop, start + SPARSE_CHUNK)
-                n, self.nrare, reason = bk.block_kernel(
-                    self.values,
-                    start,
-                    end,
-                    self.digits,
-                    self.rule.unequal,
-                    self.parity,
-                    self.posbit,
-                    self.cbit,
-                    self.rare,
-                    self.nrare,
-                    self.hist,
-                    self._vmax(),
-                    self.dense_share,
-                    self.block,
-                )
-            elif self.mode == "sparse":
-                end = min(stop, start + SPARSE_CHUNK)
-                n, self.nrare, reason = sk.sparse_kernel(
-                    self.values,
-                    start,
-                    end,
-                    self.digits,
-                    self.rule.unequal,
-                    self.parity,
-                    self.posbit,
-                    self.cbit,
-                    self.rare,
-                    self.nrare,
-                    self.seen,
-                    self.hist,
-                    self._vmax(),
-                    self.dense_share,
-                )
+                n, self.nrare, reason = self._sparse_step(start, end)
             else:
                 end = min(stop, start + max(64, DENSE_WORK // max(1, start)))
                 if start < self.warmup:
@@ -379,6 +346,16 @@ class SparseTable:
             self._react(reason, end)
             if progress is not None:
                 progress(self.n, stop)
+
+    def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
+        """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
+        args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
+        args += [self.posbit, self.cbit, self.rare, self.nrare]
+        if self._blocks(start):
+            args += [self.hist, self._vmax(), self.dense_share, self.block]
+            return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
+        args += [self.seen, self.hist, self._vmax(), self.dense_share]
+        return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
     def _blocks(self, start: int) -> bool:
         """True when the block kernel computes heaps from ``start``.
