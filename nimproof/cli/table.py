@@ -129,7 +129,6 @@ def progress_callback(description: str) -> Iterator[Callable[[int, int], None]]:
 
 def run(args: argparse.Namespace) -> int:
     """Compute or load the table and print (or export) it."""
-    from nimproof.engines.heap import plan_heap
     from nimproof.games import PluginGame, parse_spec
     from nimproof.output import output_file
 
@@ -155,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
             f"{game.spec}: {args.max_n:,} heaps is more than a table held in memory "
             f"({MAX_N:,}); write it with --out FILE (streamed in parts, resumable)"
         )
-    if TEXT_MAX_N < args.max_n <= plan_heap(game).limit:  # past the limit: the engine says so
+    if args.max_n > TEXT_MAX_N and too_long_for_text(game, args.max_n):
         shown = "--json" if args.json else "--csv" if csv_out is not None else "the terminal"
         raise UsageError(
             f"{game.spec}: {args.max_n + 1:,} values are too many for {shown} "
@@ -183,6 +182,14 @@ def run(args: argparse.Namespace) -> int:
         console.print(head, markup=False, soft_wrap=True)
         write_rows(values, args.columns)
     return 0
+
+
+def too_long_for_text(game: Game, max_n: int) -> bool:
+    """True when ``game``'s engine reaches ``max_n`` (beyond its limit, the engine's own
+    refusal names the limit). Imports the engines: called only for long tables."""
+    from nimproof.engines.heap import plan_heap
+
+    return max_n <= plan_heap(game).limit
 
 
 def heap_values(
