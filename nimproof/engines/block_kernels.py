@@ -88,6 +88,42 @@ def _scan(
 
 
 @njit(cache=True)
+def _mark_rare(
+    g: np.ndarray,
+    row: np.ndarray,
+    rest: int,
+    rare: np.ndarray,
+    lo: int,
+    hi: int,
+    n0: int,
+    side: int,
+    unequal: bool,
+) -> None:
+    # Mark g[r] ^ g[rest - r] for the rare heaps r = rare[lo:hi] below rest whose partner
+    # rest - r lies below n0 (side 0), at or above n0 (side 1), or anywhere (side 2).
+    for i in range(lo, hi):
+        r = rare[i]
+        if r >= rest:
+            break
+        b = rest - r
+        if side == 1 and b < n0:
+            break  # rare is increasing: every later partner is below n0 too
+        if (side == 0 and b >= n0) or (unequal and b == r):
+            continue
+        row[g[r] ^ g[b]] = 1
+
+
+@njit(cache=True)
+def _least_free(row: np.ndarray, parity: np.ndarray, tp: int) -> int:
+    # The least unmarked value of class tp (P when there is none).
+    P = parity.shape[0]
+    c = 0
+    while c < P and (row[c] != 0 or parity[c] != tp):
+        c += 1
+    return c
+
+
+@njit(cache=True)
 def _want_below(row: np.ndarray, parity: np.ndarray, tp: int, bound: int) -> int:
     # Mark every unmarked value below bound of the class other than tp as wanted; their count.
     need = 0
@@ -116,7 +152,6 @@ def _phase_a(
 
     ``stops[i]``: the first common pair of the split ``ks[i]`` that phase A did not read.
     """
-    P = parity.shape[0]
     row[:] = 0
     tp = 1
     for k in ks:
@@ -124,16 +159,8 @@ def _phase_a(
         if rest < 2:
             continue
         tp = 1 ^ (posbit & rest)
-        for i in range(nrare):
-            r = rare[i]
-            if r >= rest:
-                break
-            b = rest - r
-            if b < n0 and not (unequal and b == r):
-                row[g[r] ^ g[b]] = 1
-    c = 0
-    while c < P and (row[c] != 0 or parity[c] != tp):
-        c += 1
+        _mark_rare(g, row, rest, rare, 0, nrare, n0, 0, unequal)
+    c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):
         rest = n - ks[i]
@@ -162,7 +189,6 @@ def _phase_b(
     stops: np.ndarray,
 ) -> int:
     """Phase B for heap ``n``: completes the marks of ``row`` and returns ``g(n)``."""
-    P = parity.shape[0]
     for k in range(1, min(digits.shape[0], n + 1)):
         d = digits[k]
         if d & 1 and n == k:
@@ -175,18 +201,9 @@ def _phase_b(
         if rest < 2:
             continue
         tp = 1 ^ (posbit & rest)
-        for i in range(nrare0):
-            r = rare[i]
-            if r > rest - n0:
-                break
-            row[g[r] ^ g[rest - r]] = 1
-        for i in range(nrare0, nrare):
-            r = rare[i]
-            if r < rest and not (unequal and 2 * r == rest):
-                row[g[r] ^ g[rest - r]] = 1
-    c = 0
-    while c < P and (row[c] != 0 or parity[c] != tp):
-        c += 1
+        _mark_rare(g, row, rest, rare, 0, nrare0, n0, 1, unequal)
+        _mark_rare(g, row, rest, rare, nrare0, nrare, n0, 2, unequal)
+    c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):
         if need == 0:
