@@ -136,7 +136,8 @@ def use_threads(count: int | None) -> int:
 def table_bytes(n_max: int) -> int:
     """Memory the sparse engine needs for heaps ``0..n_max`` in the worst common case.
 
-    Two bytes per value (``uint16``), the rare list (int32, at most
+    Two bytes per value (``uint16``; ``uint8`` tables need one, but widening to
+    ``uint16`` holds both arrays for a moment), the rare list (int32, at most
     :data:`DENSE_SHARE` of the heaps before the dense method takes over) and
     the period check's failure function over half the table (int32).
     """
