@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: atlas verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -23,6 +23,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m nimproof.engines.warmup
 	touch $(STAMP)
 
 verify: $(STAMP) mona
@@ -51,6 +52,17 @@ browser:
 # Every three-digit octal code to 2^16 on a local Dask cluster (not part of verify).
 atlas: $(STAMP)
 	$(BIN)/nimproof atlas --family octal --max-n 65536 --out atlas
+
+# Every code 0.d .. 0.dddd (4,095 games) to 2^16; SCHEDULER=tcp://HOST:PORT runs it on an
+# existing Dask cluster (dask scheduler / dask worker), else on a local one. Resumable.
+atlas4: $(STAMP)
+	$(BIN)/nimproof atlas --family octal-4digit --max-n 65536 --out atlas4 $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
+# The unsolved games of tczajka/octal-games' list, each to 2^28 heaps (DEPTH=32 where memory
+# allows), figures per doubling and the period search; resumable; not part of the tests.
+DEPTH ?= 28
+campaign: $(STAMP)
+	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench

@@ -203,7 +203,7 @@ def main() -> int:
     err.print(
         "running the frontier benchmarks (long tables, one process per case) ...", style="dim"
     )
-    frontier = markdown(run_frontier_benchmarks())
+    frontier = markdown(run_frontier_benchmarks(full=full))
     out.print(frontier, markup=False)
     FRONTIER_TABLE.write_text(frontier, encoding="utf-8")
     out.print(f"(also written to {FRONTIER_TABLE})")

@@ -8,7 +8,17 @@ next bound would take four times as long for the quadratic engines); the
 skipped bounds are listed as such. The machine's load is printed with the
 table: the machine may be shared, and a loaded machine gives lower rates.
 
-``python -m bench.frontier`` runs only these; ``python -m bench`` runs them too.
+Then two comparisons: the sparse engine on one and on two threads
+(:func:`core_speedup`: fresh processes with ``NUMBA_NUM_THREADS`` 1 and 2,
+interleaved, best and median of each, the load before and after), and tables
+streamed to parquet against the same table computed in memory
+(:func:`stream_rows`: the wall time of the streamed run over the compute time).
+Last, the same bounds side by side with the C++ sparse-space solver of
+tczajka/octal-games when it is built outside the repository (:func:`cpp_rows`;
+skipped with a message otherwise). ``--full`` (``make bench-full``) adds the
+doublings of 0.106 and 0.167, longer streamed tables and longer C++ cases.
+
+``python -m bench.frontier [--full]`` runs only these; ``python -m bench`` runs them too.
 """
 
 from __future__ import annotations
@@ -18,8 +28,9 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 #: A series stops after a case slower than this (seconds).
 BUDGET = 40.0
@@ -60,9 +71,29 @@ dt = time.perf_counter() - t0
 print(json.dumps({{"seconds": dt, "stats": {{"largest_value": int(g.max())}}}}))
 """
 
+_STREAM = """
+import json, os, tempfile, time
+from pathlib import Path
+from nimproof.datasets.stream import stream_table
+from nimproof.engines.sparse import SparseTable, split_rule
+from nimproof.games import parse_spec
+game = parse_spec({spec!r})
+rule = split_rule(game)
+SparseTable(rule, 5000).extend(5000)
+t = SparseTable(rule, {n} + 1)
+t0 = time.perf_counter(); t.extend({n} + 1); compute = time.perf_counter() - t0
+del t
+with tempfile.TemporaryDirectory() as d:
+    t0 = time.perf_counter(); stream_table(game, {n}, Path(d) / "t.parquet")
+    wall = time.perf_counter() - t0
+    size = os.path.getsize(Path(d) / "t.parquet")
+print(json.dumps({{"seconds": wall, "stats": {{"compute": compute, "bytes": size}}}}))
+"""
+
 #: (engine label, spec, bounds, script): the series of the table.
 SERIES: list[tuple[str, str, list[int], str]] = [
     ("sparse-space", "octal:0.106", [1 << k for k in (16, 18, 20, 22, 24)], _SPARSE),
+    ("sparse-space", "octal:0.167", [1 << k for k in (16, 20, 24)], _SPARSE),
     ("sparse-space", "octal:0.6", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
     ("sparse-space", "octal:0.16", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
     ("sparse-space", "grundys-game", [1 << k for k in (16, 18, 20, 22)], _SPARSE),
@@ -71,6 +102,26 @@ SERIES: list[tuple[str, str, list[int], str]] = [
     ("subtraction kernel, uint8", "subtraction:1,3,4", [10**8], _WINDOW),
     ("grundy_table, int64", "subtraction:1,3,4", [10**8], _TABLE),
     ("interval-window", "half-heap", [10**7, 10**8], _TABLE),
+]
+
+
+#: ``make bench-full`` adds these: the doublings of 0.106 and 0.167 (memory and time).
+FULL_SERIES: list[tuple[str, str, list[int], str]] = [
+    ("sparse-space", "octal:0.106", [1 << k for k in (26, 28, 30)], _SPARSE),
+    ("sparse-space", "octal:0.167", [1 << k for k in (26, 28, 30)], _SPARSE),
+]
+#: Games and bounds of the 1-to-2-thread comparison.
+CORES: list[tuple[str, int]] = [("octal:0.6", 1 << 20), ("grundys-game", 1 << 20)]
+FULL_CORES: list[tuple[str, int]] = [("octal:0.6", 1 << 22), ("grundys-game", 1 << 22)]
+#: Tables streamed to parquet, compared with the same table computed in memory.
+STREAMED: list[tuple[str, int]] = [("octal:0.106", 1 << 24), ("octal:0.167", 1 << 24)]
+FULL_STREAMED: list[tuple[str, int]] = [
+    ("octal:0.106", 1 << 26),
+    ("octal:0.167", 1 << 26),
+    ("octal:0.6", 1 << 24),
+    ("grundys-game", 1 << 24),
+    ("octal:0.6", 1 << 26),
+    ("grundys-game", 1 << 26),
 ]
 
 
@@ -84,6 +135,7 @@ class Row:
     seconds: float | None
     peak_mb: float | None
     note: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rate(self) -> float | None:
@@ -112,13 +164,143 @@ def run_case(script: str, spec: str, n: int) -> Row:
             f"{stats['rare_heaps']} rare, largest {stats['largest_value']}, "
             f"dense heaps {stats['dense_heaps']:,}"
         )
-    return Row("", spec, n, float(data["seconds"]), usage.ru_maxrss / 1024, note)
+    return Row("", spec, n, float(data["seconds"]), usage.ru_maxrss / 1024, note, stats)
 
 
-def run_frontier_benchmarks(budget: float = BUDGET) -> list[Row]:
-    """Every series of :data:`SERIES`, each stopping after a case slower than ``budget``."""
+def run_case_env(script: str, spec: str, n: int, env: dict[str, str]) -> Row:
+    """:func:`run_case` with extra environment variables (e.g. ``NUMBA_NUM_THREADS``)."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return run_case(script, spec, n)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def core_speedup(spec: str, n: int, repeats: int = 3) -> list[Row]:
+    """The sparse engine on 1 and on 2 threads, interleaved ``repeats`` times (fresh processes).
+
+    The rows give the best time of each; the note the speed-up of the bests and the
+    medians, and the load average around the runs (the cores may be shared).
+    """
+    times: dict[int, list[float]] = {1: [], 2: []}
+    before = load_text()
+    for _ in range(repeats):
+        for threads in (1, 2):
+            row = run_case_env(_SPARSE, spec, n, {"NUMBA_NUM_THREADS": str(threads)})
+            if row.seconds is not None:
+                times[threads].append(row.seconds)
+    after = load_text()
+    rows = []
+    for threads in (1, 2):
+        got = sorted(times[threads])
+        best = got[0] if got else None
+        rows.append(Row(f"sparse-space, {threads} thread(s)", spec, n, best, None))
+    if times[1] and times[2]:
+        med = sorted(times[1])[len(times[1]) // 2] / sorted(times[2])[len(times[2]) // 2]
+        rows[1].note = (
+            f"1-to-2-thread speed-up {min(times[1]) / min(times[2]):.2f} (bests), {med:.2f} "
+            f"(medians) over {repeats} interleaved runs each; before: {before}; after: {after}"
+        )
+    return rows
+
+
+def stream_rows(cases: list[tuple[str, int]]) -> list[Row]:
+    """Compute time (in memory) against the wall time of the same table streamed to parquet."""
+    rows = []
+    for spec, n in cases:
+        row = run_case(_STREAM, spec, n)
+        row.engine = "streamed to parquet"
+        if row.seconds is not None:
+            compute = float(row.stats["compute"])
+            row.note = (
+                f"compute {compute:.2f} s, wall {row.seconds:.2f} s, ratio "
+                f"{row.seconds / compute:.2f}, file {row.stats['bytes'] / 2**20:,.0f} MB; "
+                f"{load_text()}"
+            )
+        rows.append(row)
+    return rows
+
+
+#: The C++ sparse-space solver of tczajka/octal-games (``old/src/analyze``), built outside
+#: the repository; its path may be given in ``NIMPROOF_OCTAL_CPP``.
+CPP_DEFAULT = "/tmp/octal-cpp/analyze"
+#: (spec, code for the C++ program, log2 bound) of the side-by-side comparison.
+CPP_CASES: list[tuple[str, str, int]] = [
+    ("octal:0.6", ".6", 20),
+    ("grundys-game", "grundy", 20),
+    ("octal:0.106", ".106", 24),
+    ("octal:0.167", ".167", 24),
+]
+FULL_CPP_CASES: list[tuple[str, str, int]] = [
+    ("octal:0.6", ".6", 24),
+    ("grundys-game", "grundy", 24),
+    ("octal:0.106", ".106", 26),
+    ("octal:0.167", ".167", 26),
+]
+
+
+def cpp_seconds(binary: str, code: str, log2: int, limit: float = 3600.0) -> tuple[float, str]:
+    """Seconds the C++ program takes to print its line for ``2^log2`` heaps, and that line.
+
+    The program prints one line per power of two (largest value, rare mask, rare
+    heaps, last rare heap) and runs on to 2^28; it is stopped once the line arrives.
+    """
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([binary, code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith(f"n=2^{log2} "):
+                return time.perf_counter() - t0, line.strip()
+            if time.perf_counter() - t0 > limit:
+                break
+        return float("nan"), "no line"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def cpp_rows(cases: list[tuple[str, str, int]]) -> list[Row]:
+    """nimproof's sparse engine and the C++ solver on the same bounds (skipped without it)."""
+    binary = os.environ.get("NIMPROOF_OCTAL_CPP", CPP_DEFAULT)
+    if not Path(binary).exists():
+        return [
+            Row(
+                "C++ comparison",
+                "-",
+                0,
+                None,
+                None,
+                f"skipped: no C++ solver at {binary} (build tczajka/octal-games old/src "
+                "analyze outside the repository; NIMPROOF_OCTAL_CPP names it)",
+            )
+        ]
+    rows = []
+    for spec, code, log2 in cases:
+        n = (1 << log2) - 1  # the C++ line for 2^k covers heaps 0 .. 2^k - 1
+        ours = run_case(_SPARSE, spec, n)
+        cpp, line = cpp_seconds(binary, code, log2)
+        ours.engine = "sparse-space vs C++"
+        if ours.seconds is not None:
+            ours.note = (
+                f"C++ {cpp:.2f} s, ratio nimproof/C++ {ours.seconds / cpp:.2f}; "
+                f"C++ says: {line}; nimproof: {ours.note}; {load_text()}"
+            )
+        rows.append(ours)
+    return rows
+
+
+def run_frontier_benchmarks(budget: float = BUDGET, full: bool = False) -> list[Row]:
+    """Every series of :data:`SERIES` (and :data:`FULL_SERIES` when ``full``), each stopping
+    after a case slower than ``budget``; then the 1-to-2-thread speed-ups and the streamed
+    tables (:data:`CORES`, :data:`STREAMED`, more of each when ``full``)."""
     rows: list[Row] = []
-    for engine, spec, bounds, script in SERIES:
+    for engine, spec, bounds, script in SERIES + (FULL_SERIES if full else []):
         over = False
         for n in bounds:
             if over:
@@ -130,6 +312,10 @@ def run_frontier_benchmarks(budget: float = BUDGET) -> list[Row]:
             row.engine = engine
             rows.append(row)
             over = row.seconds is None or row.seconds > budget
+    for spec, n in CORES + (FULL_CORES if full else []):
+        rows += core_speedup(spec, n)
+    rows += stream_rows(STREAMED + (FULL_STREAMED if full else []))
+    rows += cpp_rows(FULL_CPP_CASES if full else CPP_CASES)
     return rows
 
 
@@ -160,7 +346,7 @@ def markdown(rows: list[Row]) -> str:
 
 def main() -> int:
     """Run the frontier series, print the Markdown table and keep it in :data:`FRONTIER_TABLE`."""
-    text = markdown(run_frontier_benchmarks())
+    text = markdown(run_frontier_benchmarks(full="--full" in sys.argv[1:]))
     print(text)
     FRONTIER_TABLE.write_text(text, encoding="utf-8")
     return 0

@@ -36,6 +36,10 @@ def subtraction_sets(top: int = 8) -> list[str]:
 FAMILIES: dict[str, tuple[str, Callable[[], list[str]]]] = {
     "octal": ("every octal code 0.d, 0.dd, 0.ddd (511 games)", lambda: octal_codes("0")),
     "octal4": ("every code 4., 4.d, 4.dd, 4.ddd (512 games)", lambda: octal_codes("4")),
+    "octal-4digit": (
+        "every octal code 0.d to 0.dddd, four digits after the point (4,095 games)",
+        lambda: octal_codes("0", 4),
+    ),
     "subtraction": ("every subtraction set inside {1..8} (255 games)", subtraction_sets),
 }
 

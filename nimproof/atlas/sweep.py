@@ -118,12 +118,13 @@ def run_sweep(
 
     if progress is not None:
         progress(done, len(specs))
-    if workers == 0 and scheduler is None:
-        where = "this process"
-        for spec in todo:
-            finished(analyse(spec, max_n, seconds))
-    else:
-        where = _run_dask(todo, max_n, seconds, scheduler, workers, finished)
+
+    def arrived(spec: str, row: Any) -> None:
+        if not isinstance(row, dict):  # a worker died: record it, go on
+            row = {"code": spec, "status": "error", "error": str(row)}
+        finished(row)
+
+    where = run_tasks(todo, _analyse, (max_n, seconds), scheduler, workers, arrived)
     path = save_rows(out, list(rows.values()))
     wanted = [rows[s] for s in specs if s in rows]
     return SweepResult(wanted, len(todo), done, path, time.monotonic() - t0, where)
@@ -136,15 +137,29 @@ def _finished(row: dict[str, Any], max_n: int) -> bool:
     return row.get("status") == "proved" or row.get("max_n") == max_n
 
 
-def _run_dask(
+def _analyse(spec: str, max_n: int, seconds: float | None) -> dict[str, Any]:
+    # Looked up when called, so that a test may replace analyse in this module.
+    return analyse(spec, max_n, seconds)
+
+
+def run_tasks(
     todo: list[str],
-    max_n: int,
-    seconds: float | None,
+    task: Callable[..., Any],
+    args: tuple[Any, ...],
     scheduler: str | None,
     workers: int | None,
-    finished: Callable[[dict[str, Any]], None],
+    finished: Callable[[str, Any], None],
 ) -> str:
-    """Run the games on Dask; calls ``finished(row)`` as each one arrives. Returns where."""
+    """Run ``task(spec, *args)`` for every spec; ``finished(spec, result)`` as each arrives.
+
+    On a local Dask cluster (``workers`` processes, one per core by default), on the
+    scheduler at ``scheduler``, or in this process when ``workers == 0``. A task that
+    fails on a worker arrives as the text of its exception. Returns where it ran.
+    """
+    if workers == 0 and scheduler is None:
+        for spec in todo:
+            finished(spec, task(spec, *args))
+        return "this process"
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - a dependency of nimproof
@@ -171,23 +186,18 @@ def _run_dask(
                 raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
             where = f"the Dask cluster at {scheduler}"
         with client:
+            name = getattr(task, "__name__", "task").strip("_")
             futures = [
-                client.submit(
-                    analyse, spec, max_n, seconds, pure=False, key=f"atlas-{spec}-{max_n}"
-                )
+                client.submit(task, spec, *args, pure=False, key=f"{name}-{spec}-{args[0]}")
                 for spec in todo
             ]
             spec_of = {f.key: s for f, s in zip(futures, todo, strict=True)}
             for future in as_completed(futures):
                 try:
-                    row = future.result()
-                except Exception as exc:  # a worker died: record it, go on
-                    row = {
-                        "code": spec_of[future.key],
-                        "status": "error",
-                        "error": f"{type(exc).__name__}: {exc}",
-                    }
-                finished(row)
+                    result = future.result()
+                except Exception as exc:  # a worker died: the caller records it
+                    result = f"{type(exc).__name__}: {exc}"
+                finished(spec_of[future.key], result)
     finally:
         if cluster is not None:
             cluster.close()

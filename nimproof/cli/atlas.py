@@ -29,9 +29,9 @@ def register(subparsers: Any) -> None:
     p = add_command(subparsers, "atlas", run)
     p.add_argument(
         "--family",
-        choices=("octal", "octal4", "subtraction"),
-        help="octal: every 0.d/0.dd/0.ddd code; octal4: the 4. codes; "
-        "subtraction: every set inside {1..8} (default octal)",
+        choices=("octal", "octal4", "octal-4digit", "subtraction"),
+        help="octal: every 0.d/0.dd/0.ddd code; octal4: the 4. codes; octal-4digit: every "
+        "code up to 0.dddd; subtraction: every set inside {1..8} (default octal)",
     )
     p.add_argument(
         "--codes",
@@ -68,6 +68,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
 
 
+def check_cluster(args: argparse.Namespace) -> None:
+    """Refuse (one line) ``--workers`` beside ``--scheduler``, and a scheduler address that is
+    not ``tcp://``, ``tls://`` or ``inproc://``."""
+    from nimproof.errors import UsageError
+
+    if args.scheduler and args.workers is not None:
+        raise UsageError("--workers is for a local cluster; leave it out with --scheduler")
+    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
+        raise UsageError(f"--scheduler must look like tcp://HOST:PORT, got {args.scheduler!r}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the sweep and write the atlas."""
     from pathlib import Path
@@ -80,10 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.codes and args.family:
         raise UsageError("give --family or --codes, not both")
-    if args.scheduler and args.workers is not None:
-        raise UsageError("--workers is for a local cluster; leave it out with --scheduler")
-    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
-        raise UsageError(f"--scheduler must look like tcp://HOST:PORT, got {args.scheduler!r}")
+    check_cluster(args)
     specs = family_specs(args.family, args.codes)
     name = "given games" if args.codes else FAMILIES[args.family or "octal"][0]
     with rate_progress("atlas: games") as cb:

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "report": "write the Markdown and HTML reports from a results file",
     "mine": "guess closed forms from Grundy tables and verify them",
     "atlas": "sweep a family of games on Dask into an atlas (parquet, HTML, Markdown)",
+    "campaign": "take the games a public list calls unsolved deeper, doubling by doubling",
     "completion": "print the shell code that completes nimproof's commands and options",
 }
 

@@ -65,6 +65,8 @@ MAX_PLUGIN_SIZE = 64
 #: Largest --max-n (tables above MAX_N heaps are streamed with --out; engines refuse more
 #: than the machine holds).
 STREAM_MAX_N = 10**10
+#: Largest one-heap table printed as JSON, CSV or text (more goes to parquet with --out).
+TEXT_MAX_N = 10**7
 
 
 def register(subparsers: Any) -> None:
@@ -100,6 +102,9 @@ def register(subparsers: Any) -> None:
         help="stream a one-heap table to this parquet file in parts (long tables; resumable)",
     )
     p.add_argument("--resume", action="store_true", help="with --out: continue an interrupted run")
+    add_whole_number(
+        p, "--threads", 1, 4096, "threads of the sparse-space engine (default: one per core)"
+    )
 
 
 def is_multi_heap(game: Game) -> bool:
@@ -128,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     from nimproof.output import output_file
 
     game = parse_spec(args.spec)
+    if args.threads is not None:
+        from nimproof.engines.sparse import use_threads
+
+        use_threads(args.threads)
     csv_out = output_file(args.csv, "CSV file") if args.csv else None
     base = getattr(game, "base", game)
     if isinstance(base, PluginGame):
@@ -144,6 +153,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{game.spec}: {args.max_n:,} heaps is more than a table held in memory "
             f"({MAX_N:,}); write it with --out FILE (streamed in parts, resumable)"
+        )
+    if args.max_n > TEXT_MAX_N and too_long_for_text(game, args.max_n):
+        shown = "--json" if args.json else "--csv" if csv_out is not None else "the terminal"
+        raise UsageError(
+            f"{game.spec}: {args.max_n + 1:,} values are too many for {shown} "
+            f"(at most {TEXT_MAX_N + 1:,}); write them to parquet with --out FILE "
+            "(streamed in parts as they are computed, resumable)"
         )
     values, engine, source = heap_values(game, args.max_n, save=args.save, data_dir=args.data_dir)
     if args.json:
@@ -166,6 +182,14 @@ def run(args: argparse.Namespace) -> int:
         console.print(head, markup=False, soft_wrap=True)
         write_rows(values, args.columns)
     return 0
+
+
+def too_long_for_text(game: Game, max_n: int) -> bool:
+    """True when ``game``'s engine reaches ``max_n`` (beyond its limit, the engine's own
+    refusal names the limit). Imports the engines: called only for long tables."""
+    from nimproof.engines.heap import plan_heap
+
+    return max_n <= plan_heap(game).limit
 
 
 def heap_values(

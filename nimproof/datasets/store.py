@@ -238,7 +238,10 @@ def read(path: str | os.PathLike[str]) -> Table:
     except (OSError, pa.ArrowException) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DatasetError(f"{where}: unreadable parquet file ({reason}); {_FIX}") from None
-    raw = (arrow.schema.metadata or {}).get(META_KEY)
+    # Streamed tables add their metadata to the file when it is closed (the hash is known
+    # only then): the file's key-value metadata first, then the schema's.
+    raw = (pq.read_metadata(p).metadata or {}).get(META_KEY)
+    raw = raw or (arrow.schema.metadata or {}).get(META_KEY)
     if raw is None:
         raise DatasetError(f"{where}: no nimproof metadata; {_FIX}")
     try:

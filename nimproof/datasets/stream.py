@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,8 +88,20 @@ def stream_table(
     done = _open_parts(folder, manifest, resume)
     start = done * part_rows
     parts = _Parts(folder, n_max, done, part_rows, progress)
-    top = _run_window(parts, window) if window is not None else _run_whole(parts, game)
-    _merge(game, n_max, engine, folder, path, part_rows)
+    writer = _Writer(parts, game, engine)
+    try:
+        if window is not None:
+            values = None
+            top = _run_window(parts, window, writer)
+        else:
+            values = _run_whole(parts, game, writer)
+            top = int(values.max())
+        hashed = writer.finish(path)
+    except BaseException:
+        writer.abandon()
+        raise
+    if not writer.complete:
+        _merge(game, (n_max, engine, part_rows), folder, path, hashed, values)
     shutil.rmtree(folder, ignore_errors=True)
     return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
 
@@ -164,7 +177,162 @@ class _Parts:
         return -(-(self.n_max + 1) // self.part_rows)
 
 
-def _run_window(parts: _Parts, takes: np.ndarray) -> int:
+class _Writer:
+    """Writes finished parts, the final file and the hash, in order, on a thread of its own.
+
+    The kernels release the GIL (numba ``nogil``), so on a machine with a free
+    core the output is written while the next stretch is computed. Each part
+    goes to its part file (the checkpoint a resumed run starts from) and, as a
+    row group, to the final file (``OUT.parts/final.tmp``); the content hash
+    (:func:`nimproof.datasets.store.content_hash`: the column ``n``, then
+    ``grundy``, as little-endian int64) grows with it. Parts already on disk (a
+    resumed run) go first. The final file's metadata, which holds the hash, is
+    added when it is closed; if a part needs a wider value type than the final
+    file's column (the first part's), the final file is dropped and
+    :func:`_merge` writes it at the end.
+    """
+
+    def __init__(self, parts: _Parts, game: Game, engine: str) -> None:
+        self.parts = parts
+        self.game = game
+        self.engine = engine
+        self.hash = hashlib.sha256()
+        self.widths: set[str] = set()
+        self.failed = False
+        self.final: pq.ParquetWriter | None = None
+        self.final_ok = True
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
+        self.pending: list[Future[None]] = [self.pool.submit(self._start)]
+
+    @property
+    def final_path(self) -> Path:
+        """The final file while it is written."""
+        return self.parts.folder / "final.tmp"
+
+    def _start(self) -> None:
+        h = self.hash
+        h.update(b"n\0")
+        step = 1 << 20
+        buf = np.arange(step, dtype="<i8")
+        for a in range(0, self.parts.n_max + 1, step):
+            h.update(buf[: min(step, self.parts.n_max + 1 - a)].tobytes())
+            buf += step
+        h.update(b"grundy\0")
+        for i in range(self.parts.done):
+            self._add(i, _read_part(self.parts.folder, i))
+
+    def _add(self, i: int, values: np.ndarray) -> None:
+        compact = _compact(values)
+        self.widths.add(str(compact.dtype))
+        step = 1 << 20
+        buf = np.empty(step, dtype="<i8")
+        for a in range(0, len(values), step):
+            m = min(step, len(values) - a)
+            np.copyto(buf[:m], values[a : a + m])
+            self.hash.update(buf[:m].tobytes())
+        if not self.final_ok:
+            return
+        if self.final is None:
+            schema = _schema(pa.from_numpy_dtype(compact.dtype), {})
+            self.final = _final_writer(self.final_path, schema)
+        wide = self.final.schema.field("grundy").type
+        if _width(str(compact.dtype)) > _width(str(wide)):
+            self.final.close()
+            self.final_ok = False
+            return
+        first = i * self.parts.part_rows
+        n = np.arange(first, first + len(values), dtype=np.int64)
+        grundy = compact.astype(wide.to_pandas_dtype())
+        self.final.write_table(pa.table({"n": n, "grundy": grundy}, schema=self.final.schema))
+
+    def _part(self, i: int, values: np.ndarray) -> None:
+        if self.failed:
+            return  # a part before this one failed: the run stops at that part
+        try:
+            _write_part(self.parts.folder, i, values)
+            self._add(i, values)
+        except BaseException:
+            self.failed = True
+            raise
+
+    def submit(self, i: int, values: np.ndarray) -> None:
+        """Write part ``i`` (a copy of ``values`` is kept: the caller may reuse its buffer)."""
+        self.pending.append(self.pool.submit(self._part, i, values.copy()))
+        self._raise(wait=False)
+
+    def _raise(self, wait: bool) -> None:
+        keep = []
+        for f in self.pending:
+            if wait or f.done():
+                f.result()  # a failed write raises here, in the computing thread
+            else:
+                keep.append(f)
+        self.pending = keep
+
+    def finish(self, path: Path) -> tuple[str, str]:
+        """Wait for every part and close the final file into ``path`` when it is whole.
+
+        Returns the content hash and the widest value type; ``path`` is written
+        only when the final file holds every part (else :func:`_merge` must).
+        """
+        try:
+            self._raise(wait=True)
+        finally:
+            self.pool.shutdown(wait=True)
+        digest = self.hash.hexdigest()
+        width = max(self.widths, key=_width) if self.widths else "uint8"
+        if self.final is not None and self.final_ok:
+            meta = _meta(self.game, self.parts.n_max, self.engine, digest)
+            self.final.add_key_value_metadata({META_KEY.decode(): json.dumps(meta)})
+            self.final.close()
+            with open(self.final_path, "rb+") as f:
+                os.fsync(f.fileno())
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.final_path, path)
+        return digest, width
+
+    @property
+    def complete(self) -> bool:
+        """True when :meth:`finish` wrote the final file."""
+        return self.final is not None and self.final_ok
+
+    def abandon(self) -> None:
+        """Stop after the parts already handed over (an interrupted run keeps them)."""
+        self.pool.shutdown(wait=True)
+        if self.final is not None and self.final_ok:
+            self.final.close()
+
+
+def _schema(wide: pa.DataType, meta: dict[str, Any]) -> pa.Schema:
+    schema = pa.schema([("n", pa.int64()), ("grundy", wide)])
+    return schema.with_metadata({META_KEY: json.dumps(meta).encode()}) if meta else schema
+
+
+def _final_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
+    return pq.ParquetWriter(
+        where, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
+    )
+
+
+def _meta(game: Game, n_max: int, engine: str, digest: str) -> dict[str, Any]:
+    """The store's metadata of a streamed table (see :mod:`.store`)."""
+    return {
+        "spec": game.spec,
+        "layout": "heap",
+        "kind": "grundy",
+        "heaps": 1,
+        "bound": n_max,
+        "method": "",
+        "engine": engine,
+        "misere": game.misere,
+        "version": nimproof.__version__,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "rows": n_max + 1,
+        "sha256": digest,
+    }
+
+
+def _run_window(parts: _Parts, takes: np.ndarray, writer: _Writer) -> int:
     """Finite subtraction sets: each chunk needs only the last ``max(takes)`` values."""
     folder, done, part_rows = parts.folder, parts.done, parts.part_rows
     w = int(takes[-1])
@@ -182,7 +350,7 @@ def _run_window(parts: _Parts, takes: np.ndarray) -> int:
         stk.window_subtraction_kernel(buf, w, start, end - start, takes)
         chunk = buf[w : w + end - start]
         top = max(top, int(chunk.max()))
-        _write_part(folder, i, chunk)
+        writer.submit(i, chunk)
         k = min(w, end)
         buf[w - k : w] = buf[w + end - start - k : w + end - start]
         i += 1
@@ -192,7 +360,7 @@ def _run_window(parts: _Parts, takes: np.ndarray) -> int:
     return top
 
 
-def _run_whole(parts: _Parts, game: Game) -> int:
+def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
     """Every other game: the whole table in memory, written out part by part as it grows."""
     from nimproof.engines import grundy_table
     from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
@@ -204,64 +372,47 @@ def _run_whole(parts: _Parts, game: Game) -> int:
     if rule is None:
         values = grundy_table(game, n_max, prefix=prefix, progress=parts.progress)
         for i in range(done, parts.count):
-            _write_part(folder, i, values[i * part_rows : (i + 1) * part_rows])
-        return int(values.max())
+            writer.submit(i, values[i * part_rows : (i + 1) * part_rows])
+        return values
     check_memory(game.spec, table_bytes(n_max), n_max)
     table = SparseTable(rule, stop, prefix=prefix)
     for i in range(done, parts.count):
         end = min(stop, (i + 1) * part_rows)
         table.extend(end, parts.progress)
-        _write_part(folder, i, table.values[i * part_rows : end])
-    return int(table.values.max())
+        writer.submit(i, table.values[i * part_rows : end])
+    return table.values
 
 
-def _merge(game: Game, n_max: int, engine: str, folder: Path, path: Path, part_rows: int) -> None:
-    """Write ``path`` from the parts: the store's columns, metadata and content hash."""
+def _merge(
+    game: Game,
+    run: tuple[int, str, int],
+    folder: Path,
+    path: Path,
+    hashed: tuple[str, str],
+    values: np.ndarray | None,
+) -> None:
+    """Write ``path`` when the writer could not: the store's columns, metadata and hash.
+
+    ``run`` is ``(n_max, engine, part_rows)``; ``hashed`` the content hash and the
+    widest value type of the parts (from :class:`_Writer`). The values come from
+    ``values`` when the whole table is in memory, else from the parts.
+    """
+    n_max, engine, part_rows = run
     count = -(-(n_max + 1) // part_rows)
-    dtypes = {
-        str(pq.read_schema(folder / _part_name(i)).field("grundy").type) for i in range(count)
-    }
-    wide = pa.from_numpy_dtype(np.dtype(max(dtypes, key=_width)))
-    h = hashlib.sha256(b"n\0")
-    step = 1 << 20
-    buf = np.arange(step, dtype="<i8")
-    for a in range(0, n_max + 1, step):
-        m = min(step, n_max + 1 - a)
-        h.update(buf[:m].tobytes())
-        buf += step
-    h.update(b"grundy\0")
-    for i in range(count):
-        values = _read_part(folder, i)
-        for a in range(0, len(values), step):
-            m = min(step, len(values) - a)
-            np.copyto(buf[:m], values[a : a + m])
-            h.update(buf[:m].tobytes())
-    meta = {
-        "spec": game.spec,
-        "layout": "heap",
-        "kind": "grundy",
-        "heaps": 1,
-        "bound": n_max,
-        "method": "",
-        "engine": engine,
-        "misere": game.misere,
-        "version": nimproof.__version__,
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "rows": n_max + 1,
-        "sha256": h.hexdigest(),
-    }
-    schema = pa.schema([("n", pa.int64()), ("grundy", wide)]).with_metadata(
-        {META_KEY: json.dumps(meta).encode()}
-    )
+    wide = pa.from_numpy_dtype(np.dtype(hashed[1]))
+    schema = _schema(wide, _meta(game, n_max, engine, hashed[0]))
+
+    def part(i: int) -> np.ndarray:
+        if values is None:
+            return _read_part(folder, i)
+        return values[i * part_rows : min(n_max + 1, (i + 1) * part_rows)]
 
     def write(f: Any) -> None:
-        with pq.ParquetWriter(
-            f, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
-        ) as writer:
+        with _final_writer(f, schema) as writer:
             n = np.arange(part_rows, dtype=np.int64)
             for i in range(count):
-                values = _read_part(folder, i)
-                columns = {"n": n[: len(values)], "grundy": values.astype(wide.to_pandas_dtype())}
+                chunk = part(i)
+                columns = {"n": n[: len(chunk)], "grundy": chunk.astype(wide.to_pandas_dtype())}
                 writer.write_table(pa.table(columns, schema=schema))
                 n += part_rows
 

@@ -1,8 +1,9 @@
 """Sparse-space tables of two-way take-and-break games and Grundy's game.
 
 :class:`SparseTable` grows the table of one game heap by heap with the kernels
-of :mod:`.sparse_kernels`, in a compact array (``uint16`` while the values
-fit, ``uint32`` after), choosing the method as it goes:
+of :mod:`.sparse_kernels` and :mod:`.block_kernels`, in a compact array (for
+long tables ``uint8`` while the values fit, then ``uint16``, then ``uint32``),
+choosing the method as it goes:
 
 * **sparse** (the rare-value method of Gangolli–Plambeck and Flammenkamp):
   the bit mask ``M`` that makes the fewest heaps rare is read off the
@@ -27,13 +28,16 @@ Which games: :func:`split_rule` reads the game's move description
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numba
 import numpy as np
 
+from nimproof.engines import block_kernels as bk
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
 
@@ -52,8 +56,12 @@ WARMUP = 1 << 11
 SPARSE_CHUNK = 1 << 18
 #: Pair visits per dense kernel call.
 DENSE_WORK = 1 << 27
-#: Tables with more heaps than this keep their values in uint16 (while they fit).
+#: Tables with more heaps than this keep their values in uint8, then uint16 (while they fit).
 COMPACT_FROM = 1 << 22
+#: Heaps per block of the parallel sparse kernel (:mod:`.block_kernels`); 0 turns it off.
+BLOCK = 256
+#: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
+BLOCK_RARE = 256
 #: Largest heap the sparse engine accepts (2^31: heaps are int32 in the rare list).
 SPARSE_MAX_N = (1 << 31) - 2
 
@@ -108,10 +116,26 @@ def split_rule(game: Game) -> SplitRule | None:
     return SplitRule(tuple(int(d) for d in digits))
 
 
+def use_threads(count: int | None) -> int:
+    """Run the sparse engine's parallel kernels on ``count`` threads (None: every core).
+
+    Returns the number of threads in use. More threads than numba started (one per
+    core, or ``NUMBA_NUM_THREADS``) are refused with a one-line error.
+    """
+    top = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    if count is None:
+        count = top
+    if not 1 <= count <= top:
+        raise UsageError(f"--threads must be between 1 and {top} on this machine, got {count}")
+    numba.set_num_threads(count)
+    return count
+
+
 def table_bytes(n_max: int) -> int:
     """Memory the sparse engine needs for heaps ``0..n_max`` in the worst common case.
 
-    Two bytes per value (``uint16``), the rare list (int32, at most
+    Two bytes per value (``uint16``; ``uint8`` tables need one, but widening to
+    ``uint16`` holds both arrays for a moment), the rare list (int32, at most
     :data:`DENSE_SHARE` of the heaps before the dense method takes over) and
     the period check's failure function over half the table (int32).
     """
@@ -156,15 +180,20 @@ class SparseTable:
         *,
         warmup: int = WARMUP,
         dense_share: float = DENSE_SHARE,
+        block: int = BLOCK,
+        parallel: bool | None = None,
     ) -> None:
         if capacity < 1:
             raise UsageError("a table needs at least one heap")
         self.rule = rule
         self.warmup = warmup
         self.dense_share = dense_share
+        self.block = block
+        self.parallel = parallel
         self.digits = np.array(rule.digits, dtype=np.int64)
-        # uint32 below COMPACT_FROM heaps (the packed loops run faster on it), uint16 above.
-        dtype = np.uint16 if capacity > COMPACT_FROM else np.uint32
+        # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
+        # narrowest type that holds the values: uint8, widened as values grow (_widen).
+        dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32
         self.values = np.zeros(capacity, dtype=dtype)
         self.n = 0
         self.P = 1
@@ -187,8 +216,8 @@ class SparseTable:
         top = int(prefix.max())
         if top > (1 << 32) - 1:
             raise UsageError("stored values are too large for the sparse engine")
-        if top > self._vmax():
-            self.values = self.values.astype(np.uint32)
+        while top > self._vmax():
+            self._widen()
         self.values[: len(prefix)] = prefix
         self.n = len(prefix)
         self._grow_range(top)
@@ -272,15 +301,17 @@ class SparseTable:
 
     def _vmax(self) -> int:
         """The largest value the array's type holds."""
-        return (1 << 16) - 1 if self.values.dtype == np.uint16 else (1 << 32) - 1
+        return int(np.iinfo(self.values.dtype.type).max)  # type: ignore[type-var]
 
     def _widen(self) -> None:
-        if self.values.dtype == np.uint32:
+        """Move the values to the next wider type (uint8, uint16, uint32)."""
+        wider = {np.dtype(np.uint8): np.uint16, np.dtype(np.uint16): np.uint32}
+        if self.values.dtype not in wider:
             raise UsageError(
                 f"a value above {(1 << 32) - 1:,} at heap {self.n:,}: "
                 "beyond the sparse engine's value type"
             )
-        self.values = self.values.astype(np.uint32)
+        self.values = self.values.astype(wider[self.values.dtype])
 
     # -- computing -----------------------------------------------------------
 
@@ -294,22 +325,7 @@ class SparseTable:
             start = self.n
             if self.mode == "sparse":
                 end = min(stop, start + SPARSE_CHUNK)
-                n, self.nrare, reason = sk.sparse_kernel(
-                    self.values,
-                    start,
-                    end,
-                    self.digits,
-                    self.rule.unequal,
-                    self.parity,
-                    self.posbit,
-                    self.cbit,
-                    self.rare,
-                    self.nrare,
-                    self.seen,
-                    self.hist,
-                    self._vmax(),
-                    self.dense_share,
-                )
+                n, self.nrare, reason = self._sparse_step(start, end)
             else:
                 end = min(stop, start + max(64, DENSE_WORK // max(1, start)))
                 if start < self.warmup:
@@ -329,6 +345,33 @@ class SparseTable:
             self._react(reason, end)
             if progress is not None:
                 progress(self.n, stop)
+
+    def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
+        """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
+        args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
+        args += [self.posbit, self.cbit, self.rare, self.nrare]
+        if self._blocks(start):
+            args += [self.hist, self._vmax(), self.dense_share, self.block]
+            return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
+        args += [self.seen, self.hist, self._vmax(), self.dense_share]
+        return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
+
+    def _blocks(self, start: int) -> bool:
+        """True when the block kernel computes heaps from ``start``.
+
+        It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
+        when numba runs more than one thread, this is the main thread, and at least
+        :data:`BLOCK_RARE` heaps are rare (with fewer, a heap costs too little to share out:
+        the one-heap kernel is faster).
+        """
+        if self.parallel is None:
+            # Only from the main thread: numba's workqueue layer runs one parallel region
+            # at a time (a Dask worker's tasks run on other threads).
+            main = threading.current_thread() is threading.main_thread()
+            wanted = main and numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
+        else:
+            wanted = self.parallel
+        return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
 
     def _react(self, reason: int, end: int) -> None:
         if reason == sk.OVERFLOW:

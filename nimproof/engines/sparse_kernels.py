@@ -135,7 +135,7 @@ def _split_count(n: int, k: int, unequal: bool) -> int:
     return half
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sparse_kernel(
     g: np.ndarray,
     start: int,
@@ -191,23 +191,52 @@ def sparse_kernel(
                     continue
                 seen[g[r] ^ g[b]] = n
         value = _finish_mex(g, n, digits, unequal, parity, tp, seen, want) if count else 0
-        if value > vmax:
-            return n, nrare, OVERFLOW
-        g[n] = value
-        first = hist[0, value] + hist[1, value] == 0
-        hist[n & 1, value] += 1
-        if value >= P:
-            return n + 1, nrare, RANGE
-        if parity[value] ^ (posbit & n) ^ cbit == 0 and n >= 1:
-            if nrare == rare.shape[0]:
-                return n + 1, nrare, RARE_FULL
-            rare[nrare] = n
-            nrare += 1
-            if nrare > dense_share * n and n >= 1024:
-                return n + 1, nrare, DENSE
-        if first:
-            return n + 1, nrare, NEW_VALUE
+        nrare, reason = record(
+            g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+        )
+        if reason != DONE:
+            return (n if reason == OVERFLOW else n + 1), nrare, reason
     return stop, nrare, DONE
+
+
+@njit(cache=True)
+def record(
+    g: np.ndarray,
+    n: int,
+    value: int,
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
+    rare: np.ndarray,
+    nrare: int,
+    hist: np.ndarray,
+    vmax: int,
+    dense_share: float,
+) -> tuple[int, int]:
+    """Store ``g(n) = value`` and its figures; returns ``(nrare, reason)``.
+
+    The reason (:data:`DONE` to go on) is the sparse kernels' early return:
+    :data:`OVERFLOW` (nothing stored), :data:`RANGE`, :data:`RARE_FULL`,
+    :data:`DENSE` or :data:`NEW_VALUE` (``g(n)`` stored, and ``n`` added to the
+    rare list when it is rare and there is room).
+    """
+    if value > vmax:
+        return nrare, OVERFLOW
+    g[n] = value
+    first = hist[0, value] + hist[1, value] == 0
+    hist[n & 1, value] += 1
+    if value >= parity.shape[0]:
+        return nrare, RANGE
+    if parity[value] ^ (posbit & n) ^ cbit == 0 and n >= 1:
+        if nrare == rare.shape[0]:
+            return nrare, RARE_FULL
+        rare[nrare] = n
+        nrare += 1
+        if nrare > dense_share * n and n >= 1024:
+            return nrare, DENSE
+    if first:
+        return nrare, NEW_VALUE
+    return nrare, DONE
 
 
 @njit(cache=True)
@@ -266,7 +295,7 @@ def _scan_common(
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dense_kernel(
     g: np.ndarray,
     start: int,

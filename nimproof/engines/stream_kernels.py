@@ -15,7 +15,7 @@ from numba import njit
 from nimproof.engines.heap_kernels import bits_mex, stamp_mex
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def window_subtraction_kernel(
     buf: np.ndarray, w: int, start: int, count: int, takes: np.ndarray
 ) -> None:

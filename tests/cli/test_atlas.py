@@ -27,6 +27,8 @@ def test_families_have_the_documented_sizes() -> None:
     assert len(family_specs("octal", None)) == 511
     assert len(family_specs("octal4", None)) == 512
     assert len(family_specs("subtraction", None)) == 255
+    four = family_specs("octal-4digit", None)
+    assert len(four) == len(set(four)) == 8**4 - 1 and set(family_specs("octal", None)) < set(four)
     assert family_specs(None, "0.16,0.56 grundys-game") == [
         "octal:0.16",
         "octal:0.56",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,7 @@ from nimproof import datasets
 from nimproof.cli.main import main
 from nimproof.datasets import stream
 from nimproof.engines import grundy_table, reference
+from nimproof.engines import heap_kernels as hk
 from nimproof.engines import stream_kernels as stk
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
@@ -116,3 +120,77 @@ def test_cli_streams_and_refuses_large_tables_in_memory(
     assert main(["table", "subtraction:1,3,4", "--max-n", "1000000000"]) == 2
     assert "--out" in capsys.readouterr().err
     assert main(["table", "subtraction:1,3,4", "--max-n", "10", "--resume"]) == 2
+
+
+_KILLED_RUN = """
+import sys
+from nimproof.datasets.stream import stream_table
+from nimproof.games import parse_spec
+stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows})
+"""
+
+
+def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real kill (SIGKILL, no clean-up) of a run in another process, once 8 parts are on
+    # disk; the resumed run starts at the first missing part and the file checks out.
+    n, rows = (1 << 22) - 1, 1 << 14
+    out = tmp_path / "k.parquet"
+    folder = stream.parts_dir(out)
+    code = _KILLED_RUN.format(n=n, rows=rows)
+    proc = subprocess.Popen([sys.executable, "-c", code, str(out)])
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("part-*.parquet"))) < 8 and time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.005)
+    proc.kill()
+    proc.wait()
+    assert not out.exists()
+    kept = 0
+    while (folder / f"part-{kept:06d}.parquet").exists():
+        kept += 1
+    assert 8 <= kept < (n + 1) // rows
+    written: list[int] = []
+    real = stream._write_part
+
+    def counting(f: Path, i: int, values: np.ndarray) -> None:
+        written.append(i)
+        real(f, i, values)
+
+    monkeypatch.setattr(stream, "_write_part", counting)
+    got = stream.stream_table(parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True)
+    assert got.resumed_from == kept * rows and min(written) == kept
+    assert not folder.exists()
+    table = datasets.store.read(out)  # checks the content hash over every row
+    assert table.bound == n and len(table.grundy) == n + 1
+    # The first values against the independent every-split kernel; the values across the
+    # resumed stretch against a run that was never interrupted.
+    game = parse_spec("octal:0.106")
+    dense = np.zeros(20_001, dtype=np.int64)
+    digits = np.array(game.moves_spec.digits, dtype=np.int64)  # type: ignore[attr-defined]
+    hk.octal_kernel(dense, 0, len(dense), digits, 0, 0)
+    assert table.grundy[: len(dense)].tolist() == dense.tolist()
+    edge = kept * rows + rows
+    assert np.array_equal(table.grundy[:edge], grundy_table(game, edge - 1))
+
+
+def test_a_part_wider_than_the_first_still_gives_one_checked_file(tmp_path: Path) -> None:
+    # Officers passes 255 at heap 10,344: the third part needs uint16, the first two fit uint8,
+    # so the file written beside the computation is dropped and written again at the end.
+    game = parse_spec("officers")
+    out = tmp_path / "o.parquet"
+    stream.stream_table(game, 12_000, out, part_rows=4096)
+    table = datasets.store.read(out)
+    dense = np.zeros(12_001, dtype=np.int64)
+    digits = np.array(game.moves_spec.digits, dtype=np.int64)  # type: ignore[attr-defined]
+    hk.octal_kernel(dense, 0, len(dense), digits, 0, 0)
+    assert table.grundy.tolist() == dense.tolist() and int(dense.max()) > 255
+    assert pq.ParquetFile(out).schema_arrow.field("grundy").type == "uint16"
+
+
+def test_text_output_of_a_huge_table_points_to_parquet(capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in (["--json"], ["--csv", "-"], []):
+        assert main(["table", "octal:0.106", "--max-n", "20000000", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "--out FILE" in err and "parquet" in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,244 @@
+"""A campaign on the games a public list calls unsolved: deeper tables, figures per doubling.
+
+The list (``data/unsolved_games.csv``: tczajka/octal-games' UnsolvedGames,
+82 octal codes and Grundy's game, with the figures it publishes for four of
+them) is read by :func:`unsolved_games`. :func:`campaign_game` grows the
+sparse-space table of one game doubling by doubling, from ``2^start`` heaps to
+``2^depth``, and after each doubling records one row in the list's format
+(heaps, where the largest value first occurs, the largest value, the rare
+mask, the number of rare heaps counting heap 0, the last rare heap) with the
+period search and its proof at that stage (:func:`nimproof.engines.sparse.period_check`).
+A period proved for a listed game is reported with the window its theorem
+needs and the command that reproduces it (``nimproof period``).
+
+:func:`run_campaign` runs the games on Dask (the atlas's cluster handling:
+a local cluster, an existing scheduler, or this process) and keeps every row
+in ``OUT/campaign.parquet`` as games finish; started again, it skips each game
+whose rows already reach the depth asked for (a game stopped in the middle
+starts again from its first doubling). ``seconds`` stops a game's doublings
+once that much time has passed (the rows say how deep it got).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nimproof.errors import UsageError
+
+Progress = Callable[[int, int], None]
+
+#: The list of unsolved games (see the module docstring).
+UNSOLVED_CSV = Path(__file__).with_name("data") / "unsolved_games.csv"
+#: Columns of ``campaign.parquet``, in order.
+COLUMNS = (
+    "code",
+    "log2_n",
+    "n",
+    "largest_at",
+    "largest",
+    "rare_mask",
+    "rare_by_position",
+    "num_rare",
+    "last_rare",
+    "period",
+    "preperiod",
+    "proved",
+    "theorem",
+    "window_end",
+    "command",
+    "seconds",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnsolvedGame:
+    """One game of the list: its spec and the depth (log2 of heaps) the list publishes."""
+
+    spec: str
+    published_log2_n: int | None
+    published: dict[str, str]
+
+
+def unsolved_games(path: Path = UNSOLVED_CSV) -> list[UnsolvedGame]:
+    """The games of the list, in its order (octal codes as ``octal:`` specs)."""
+    with open(path, encoding="utf-8") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    out = []
+    for row in rows:
+        code = row.pop("code")
+        spec = code if code == "grundys-game" else f"octal:{code}"
+        depth = row.pop("published_log2_n")
+        out.append(
+            UnsolvedGame(spec, int(depth) if depth else None, {k: v for k, v in row.items() if v})
+        )
+    return out
+
+
+def campaign_game(
+    spec: str, depth: int, start: int = 16, seconds: float | None = None
+) -> list[dict[str, Any]]:
+    """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module)."""
+    from nimproof.engines.sparse import (
+        SparseTable,
+        check_memory,
+        period_check,
+        split_rule,
+        table_bytes,
+    )
+    from nimproof.games import HeapGame, parse_spec
+
+    game = parse_spec(spec)
+    rule = split_rule(game)
+    if rule is None or not isinstance(game, HeapGame):
+        raise UsageError(f"{spec}: the campaign runs games of the sparse-space engine")
+    check_memory(spec, table_bytes(1 << depth), 1 << depth)
+    t0 = time.monotonic()
+    table = SparseTable(rule, (1 << depth) + 1)
+    rows: list[dict[str, Any]] = []
+    for k in range(min(start, depth), depth + 1):
+        if rows and seconds is not None and time.monotonic() - t0 > seconds:
+            break
+        count = (1 << k) + 1
+        table.extend(count)
+        stats = table.stats()
+        found = period_check(game, table.values, count)
+        heap0_rare = stats["rare_parity"] == 0  # g(0) = 0: rare exactly when cbit is 0
+        row = {
+            "code": spec,
+            "log2_n": k,
+            "n": count - 1,
+            "largest_at": stats["largest_at"],
+            "largest": stats["largest_value"],
+            "rare_mask": f"{stats['rare_mask']:x}",
+            "rare_by_position": stats["rare_by_position"],
+            "num_rare": stats["rare_heaps"] + int(heap0_rare),
+            "last_rare": stats["last_rare"],
+            "period": None if found is None else found.period,
+            "preperiod": None if found is None else found.preperiod,
+            "proved": bool(found is not None and found.proved),
+            "theorem": "" if found is None else found.theorem,
+            "window_end": None if found is None else found.window_end,
+            "command": "",
+            "seconds": round(time.monotonic() - t0, 3),
+        }
+        if row["proved"]:
+            row["command"] = f"nimproof period {spec} --max-n {count - 1}"
+        rows.append(row)
+        if row["proved"]:
+            break
+    return rows
+
+
+def campaign_path(out: str | os.PathLike[str]) -> Path:
+    """The parquet file of a campaign folder."""
+    return Path(out) / "campaign.parquet"
+
+
+def load_campaign(out: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The rows stored in ``OUT/campaign.parquet`` (none when there is no file)."""
+    path = campaign_path(out)
+    if not path.exists():
+        return []
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as exc:
+        raise UsageError(f"{path}: unreadable campaign ({exc}); delete it to start again") from None
+    frame = frame.astype(object).where(frame.notna(), None)
+    return [
+        {k: (v.item() if hasattr(v, "item") else v) for k, v in r.items()}
+        for r in frame.to_dict(orient="records")
+    ]
+
+
+def save_campaign(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
+    """Write the rows to ``OUT/campaign.parquet`` atomically, by game and depth."""
+    from nimproof.datasets.store import atomic_write
+
+    path = campaign_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame([{k: r.get(k) for k in COLUMNS} for r in rows], columns=list(COLUMNS))
+    for col in (
+        "log2_n",
+        "n",
+        "largest_at",
+        "largest",
+        "num_rare",
+        "last_rare",
+        "period",
+        "preperiod",
+        "window_end",
+    ):
+        frame[col] = frame[col].astype("Int64")
+    frame = frame.sort_values(["code", "log2_n"], kind="stable")
+    atomic_write(path, lambda f: frame.to_parquet(f, index=False))
+    return path
+
+
+def _reached(rows: list[dict[str, Any]], depth: int) -> bool:
+    """True when a game's stored rows reach ``depth`` or prove a period."""
+    return any(r["log2_n"] >= depth or r.get("proved") for r in rows)
+
+
+def run_campaign(
+    specs: list[str],
+    depth: int,
+    out: str | os.PathLike[str],
+    *,
+    start: int = 16,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    seconds: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, Any]], int, str]:
+    """Run the campaign on ``specs``; returns every row, the games computed now, and where."""
+    from nimproof.atlas.sweep import run_tasks
+
+    kept: dict[str, list[dict[str, Any]]] = {}
+    for row in load_campaign(out):
+        kept.setdefault(str(row["code"]), []).append(row)
+    todo = [s for s in specs if not _reached(kept.get(s, []), depth)]
+    done = [len(specs) - len(todo)]
+
+    def finished(spec: str, rows: Any) -> None:
+        if isinstance(rows, list):
+            kept[spec] = rows
+        done[0] += 1
+        save_campaign(out, [r for s in kept for r in kept[s]])
+        if progress is not None:
+            progress(done[0], len(specs))
+
+    where = run_tasks(todo, campaign_game, (depth, start, seconds), scheduler, workers, finished)
+    rows = [r for s in specs for r in kept.get(s, [])]
+    save_campaign(out, [r for s in kept for r in kept[s]])
+    return rows, len(todo), where
+
+
+def markdown(rows: list[dict[str, Any]], title: str) -> str:
+    """The rows in the list's format, one line per game at its deepest row, and every doubling."""
+    lines = [
+        f"# {title}",
+        "",
+        "game | n | largest idx | largest | rare mask | num rare | last rare | period",
+        ":--- | --- | --- | --- | ---: | ---: | ---: | :---",
+    ]
+    for r in rows:
+        period = "none found"
+        if r.get("period") is not None:
+            period = f"{r['period']} from {r['preperiod']}" + (
+                f", proved ({r['theorem']}; window to {r['window_end']}; `{r['command']}`)"
+                if r.get("proved")
+                else ", not proved"
+            )
+        mask = str(r["rare_mask"]) + (" +pos" if r.get("rare_by_position") else "")
+        lines.append(
+            f"{r['code']} | 2^{r['log2_n']} | {r['largest_at']} | {r['largest']} | {mask} | {r['num_rare']} | {r['last_rare']} | {period}"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,99 @@
+"""``nimproof campaign``: the unsolved games of a public list, deeper, figures per doubling.
+
+``nimproof campaign [--codes LIST] [--depth K] [--start K] [--out DIR]
+[--scheduler tcp://HOST:PORT] [--workers W] [--timeout S] [--json]``
+
+Grows the table of each game (default: every game of tczajka/octal-games'
+UnsolvedGames list, kept in ``nimproof/atlas/data/unsolved_games.csv``) from
+``2^start`` to ``2^depth`` heaps, and after each doubling records the list's
+figures and the period search with its proof (see
+:mod:`nimproof.atlas.campaign`). Writes ``DIR/campaign.parquet`` (one row per
+game and doubling, kept as games finish: a campaign started again skips the
+games already deep enough) and ``DIR/campaign.md``. ``--json`` prints one
+object: ``{"out": DIR, "games": N, "computed": K, "rows": [...deepest row of
+each game...], "where": ...}``. Exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from nimproof.cli.common import add_command, add_whole_number, console, print_json
+
+#: Default depth (log2 of heaps).
+DEFAULT_DEPTH = 28
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``campaign`` command."""
+    p = add_command(subparsers, "campaign", run)
+    p.add_argument(
+        "--codes",
+        metavar="LIST",
+        help="games instead of the whole list: octal codes separated by commas (0.6,0.16)",
+    )
+    add_whole_number(
+        p, "--depth", 10, 31, f"deepest table, as log2 of heaps (default {DEFAULT_DEPTH})",
+        DEFAULT_DEPTH,
+    )  # fmt: skip
+    add_whole_number(p, "--start", 10, 31, "first doubling recorded, log2 (default 16)", 16)
+    p.add_argument("--out", default="campaign", metavar="DIR", help="output folder")
+    p.add_argument(
+        "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, tcp://HOST:PORT"
+    )
+    add_whole_number(
+        p, "--workers", 0, 1024, "local worker processes (default: one per core; 0: no Dask)"
+    )
+    add_whole_number(
+        p, "--timeout", 1, 10**8, "seconds per game after which no new doubling is started"
+    )
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the campaign and write its table."""
+    from pathlib import Path
+
+    from nimproof.atlas.campaign import markdown, run_campaign, unsolved_games
+    from nimproof.atlas.families import family_specs
+    from nimproof.cli.atlas import check_cluster
+    from nimproof.cli.progress import rate_progress
+    from nimproof.errors import UsageError
+    from nimproof.output import output_file
+
+    if args.start > args.depth:
+        raise UsageError(f"--start {args.start} is deeper than --depth {args.depth}")
+    check_cluster(args)
+    specs = family_specs(None, args.codes) if args.codes else [g.spec for g in unsolved_games()]
+    md = output_file(str(Path(args.out) / "campaign.md"), "campaign folder")
+    with rate_progress("campaign: games") as cb:
+        rows, computed, where = run_campaign(
+            specs,
+            args.depth,
+            args.out,
+            start=args.start,
+            scheduler=args.scheduler,
+            workers=args.workers,
+            seconds=args.timeout,
+            progress=cb,
+        )
+    deepest = {r["code"]: r for r in rows}
+    md.write_text(markdown(rows, f"nimproof campaign to 2^{args.depth} heaps"))
+    if args.json:
+        print_json(
+            {
+                "out": str(args.out),
+                "games": len(specs),
+                "computed": computed,
+                "rows": list(deepest.values()),
+                "where": where,
+            }
+        )
+    else:
+        proved = [c for c, r in deepest.items() if r.get("proved")]
+        console.print(
+            f"campaign of {len(specs)} games to 2^{args.depth}: {computed} computed on {where}; "
+            f"periods proved: {', '.join(proved) or 'none'}; see {md.path}"
+        )
+    return 0
