@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
     """Compute, print, and (with ``--check``) cross-check; exit 1 when the check disagrees."""
     from nimproof.api import misere_quotient
 
+    from nimproof.games.registry import parse_spec
+
     heaps = _heaps(args.heaps) if args.heaps else None
+    parse_spec(_spec(args.spec))  # a malformed spec is refused before any progress display
     with progress(not args.json) as prog:
         task = prog.add_task(f"quotient of {args.spec}", total=args.max_heap)
 
