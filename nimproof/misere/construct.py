@@ -10,7 +10,9 @@ in one of three ways, cheapest first, and each answer is proved by
 2. otherwise each element of the current quotient is tried as heap ``n``'s
    element, and the first one the proof accepts is kept (the quotient is
    unchanged: a *conservative extension*);
-3. otherwise the quotient grows. A new candidate is learned from exact
+3. otherwise the quotient grows. Candidates built from the current quotient
+   times cyclic monoids are tried first (:mod:`nimproof.misere.trial`); if
+   none is proved, a new candidate is learned from exact
    misère outcomes of small sums (an Angluin-style learner over commutative
    words: access words, distinguishing sums, counterexamples from the proof
    search), reduced, and proved.
@@ -27,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from nimproof.misere.monoid import Monoid, Word, find_failure, option_images, reduce
+from nimproof.misere.trial import extend
 
 #: Positions the exact-outcome search may store before the construction gives up.
 DEFAULT_MAX_POSITIONS = 3_000_000
@@ -57,6 +60,14 @@ class Outcomes:
         self.options = options
         self.max_positions = max_positions
         self.memo: dict[Word, bool] = {(): False}
+        #: A proved quotient for the sums of heaps ``< below`` answers those sums at once.
+        self.below = 0
+        self.known: Monoid | None = None
+        self.known_phi: Sequence[int] = ()
+
+    def use(self, monoid: Monoid, phi: Sequence[int]) -> None:
+        """Answer every sum of heaps ``<= len(phi) - 1`` from this proved quotient."""
+        self.known, self.known_phi, self.below = monoid, list(phi), len(phi)
 
     def canonical(self, word: Sequence[int]) -> Word:
         """The sum without its moveless heaps, sorted."""
@@ -79,6 +90,11 @@ class Outcomes:
         got = self.memo.get(key)
         if got is not None:
             return got
+        if self.known is not None and key and key[-1] < self.below:
+            mul, phi, x = self.known.mul, self.known_phi, 0
+            for h in key:
+                x = mul[x][phi[h]]
+            return x in self.known.p
         result = True
         for i, h in enumerate(key):
             if i and key[i - 1] == h:
@@ -139,9 +155,11 @@ class Builder:
             part.phi.append(x)
             self.images.append(s)
         else:
-            self._learn(h)
+            if not self._extend_by_trials(h):
+                self._learn(h)
             part.changes.append(h)
         part.orders.append(self.partial.monoid.order)
+        self.oracle.use(self.partial.monoid, self.partial.phi)
 
     def _same_as_earlier(self, s: frozenset[int]) -> int | None:
         for j in range(1, len(self.images)):
@@ -158,6 +176,15 @@ class Builder:
             if find_failure(monoid, [*phi, x], self.options) is None:
                 return x
         return None
+
+    def _extend_by_trials(self, h: int) -> bool:
+        """Try products of the current quotient with cyclic monoids (:mod:`nimproof.misere.trial`)."""
+        got = extend(self.partial.monoid, self.partial.phi, self.options, h)
+        if got is None:
+            return False
+        self.partial.monoid, self.partial.phi = got
+        self.images = [option_images(got[0].mul, got[1], o) for o in self.options]
+        return True
 
     def _learn(self, h: int) -> None:
         learner = _Learner(self.oracle, self.options, h, self.suffixes, self.max_order)
