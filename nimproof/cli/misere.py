@@ -61,7 +61,6 @@ def _heaps(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     """Compute, print, and (with ``--check``) cross-check; exit 1 when the check disagrees."""
     from nimproof.api import misere_quotient
-
     from nimproof.games.registry import parse_spec
 
     heaps = _heaps(args.heaps) if args.heaps else None

@@ -67,7 +67,9 @@ def trial_action(
     return act
 
 
-def mark_p_portion(act: Sequence[Sequence[int]], options: Sequence[Sequence[Word]]) -> frozenset[int] | None:
+def mark_p_portion(
+    act: Sequence[Sequence[int]], options: Sequence[Sequence[Word]]
+) -> frozenset[int] | None:
     """The P-portion a candidate implies: each element takes the outcome of its least word.
 
     Words are met in order of their number of tokens (then lexicographically),
@@ -96,7 +98,10 @@ def mark_p_portion(act: Sequence[Sequence[int]], options: Sequence[Sequence[Word
 
 
 def _least_word_is_p(
-    act: Sequence[Sequence[int]], options: Sequence[Sequence[Word]], w: Word, marked: dict[int, bool]
+    act: Sequence[Sequence[int]],
+    options: Sequence[Sequence[Word]],
+    w: Word,
+    marked: dict[int, bool],
 ) -> bool | None:
     if not w:
         return False
@@ -126,7 +131,10 @@ def reduce_action(act: Sequence[Sequence[int]], p: frozenset[int]) -> tuple[Mono
     count = len(set(block))
     while True:
         names: dict[tuple[int, ...], int] = {}
-        block = [names.setdefault((block[x], *(block[a] for a in act[x][1:])), len(names)) for x in range(len(act))]
+        block = [
+            names.setdefault((block[x], *(block[a] for a in act[x][1:])), len(names))
+            for x in range(len(act))
+        ]
         if len(names) == count:
             break
         count = len(names)
