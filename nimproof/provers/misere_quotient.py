@@ -35,6 +35,7 @@ import z3
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.expr.to_z3 import Unsupported, compile_int
+from nimproof.misere.quotient import MisereQuotient, misere_quotient
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.periodic_table import _moduli
 from nimproof.provers.solving import Solver, Undecided
@@ -48,12 +49,16 @@ START_TRIES = 4
 DEFAULT_TIMEOUT = 30.0
 #: Heap bound of the quotient computation (the theorem usually stops it earlier).
 DEFAULT_MAX_HEAP = 400
+#: Exact-outcome budget of the quotient computation (a few seconds of work).
+DEFAULT_MAX_POSITIONS = 300_000
 
 
 class Options(TypedDict, total=False):
-    """``max_heap``: largest heap the quotient is computed to; ``timeout``: seconds for z3."""
+    """``max_heap``: largest heap the quotient is computed to; ``max_positions``: its
+    exact-outcome budget; ``timeout``: seconds for z3."""
 
     max_heap: int
+    max_positions: int
     timeout: float
 
 
@@ -83,7 +88,11 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             raise NotApplicable(
                 "applies to misère P-position claims over sums of heaps of an octal code"
             )
-        status, detail, cx = _decide(ctx, solver, int(options.get("max_heap", DEFAULT_MAX_HEAP)))
+        budget = (
+            int(options.get("max_heap", DEFAULT_MAX_HEAP)),
+            int(options.get("max_positions", DEFAULT_MAX_POSITIONS)),
+        )
+        status, detail, cx = _decide(ctx, solver, budget)
     except (NotApplicable, Unsupported, Undecided, UsageError) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     seconds = time.monotonic() - t0
@@ -93,13 +102,22 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     return MethodResult(NAME, "proved", scope, detail, seconds)
 
 
-def _decide(
-    ctx: ClaimContext, solver: Solver, max_heap: int
-) -> tuple[str, str, Counterexample | None]:
-    from nimproof.misere.quotient import misere_quotient
+_QUOTIENTS: dict[tuple[str, int, int], MisereQuotient] = {}
 
+
+def _quotient(spec: str, budget: tuple[int, int]) -> MisereQuotient:
+    """The quotient of ``spec`` within ``(max_heap, max_positions)``, computed once per run."""
+    key = (spec, *budget)
+    if key not in _QUOTIENTS:
+        _QUOTIENTS[key] = misere_quotient(spec, budget[0], max_positions=budget[1])
+    return _QUOTIENTS[key]
+
+
+def _decide(
+    ctx: ClaimContext, solver: Solver, budget: tuple[int, int]
+) -> tuple[str, str, Counterexample | None]:
     assert ctx.formula is not None and ctx.heap_game is not None and ctx.heaps
-    q = misere_quotient(ctx.heap_game.spec, max_heap)
+    q = _quotient(ctx.heap_game.spec, budget)
     if not q.proved_all or q.period is None:
         raise NotApplicable(
             f"the misère quotient of {ctx.heap_game.spec} is not proved for every heap "

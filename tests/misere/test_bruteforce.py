@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import nimproof.misere.bruteforce as bruteforce
+from nimproof.misere import bruteforce
 from nimproof.misere.bruteforce import compare, misere_p
 
 
