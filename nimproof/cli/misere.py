@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
         "Compute the misère quotient of a take-and-break game heap by heap: presentation, order, "
         "P-portion, heap map; proved for every heap when the periodicity theorem applies.",
     )
-    p.add_argument("spec", help="an octal code or spec, e.g. 0.75, octal:0.07, kayles")
+    p.add_argument("spec", nargs="?", help="an octal code or spec, e.g. 0.75, octal:0.07, kayles")
     add_whole_number(p, "--max-heap", 1, 5000, "largest heap computed (default 200)", 200)
     add_whole_number(
         p, "--max-positions", 1000, 10**8, "exact-outcome budget (default 3,000,000)", 3_000_000
@@ -37,6 +37,16 @@ def register(subparsers: Any) -> None:
     add_whole_number(p, "--check-heaps", 1, 8, "heaps per checked sum (default 4)", 4)
     add_whole_number(p, "--check-total", 1, 60, "largest checked total (default 30)", 30)
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.add_argument(
+        "--atlas",
+        action="store_true",
+        help="sweep every octal code 0.d, 0.dd, 0.ddd (or --codes) on Dask into OUT/",
+    )
+    p.add_argument("--codes", metavar="LIST", help="with --atlas: octal codes, comma separated")
+    p.add_argument("--out", default="misere-atlas", metavar="DIR", help="atlas folder")
+    add_whole_number(
+        p, "--workers", 0, 1024, "atlas worker processes (default: one per core; 0: no Dask)"
+    )
 
 
 def _spec(text: str) -> str:
@@ -63,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
     from nimproof.api import misere_quotient
     from nimproof.games.registry import parse_spec
 
+    if args.atlas:
+        return _atlas(args)
+    if not args.spec:
+        raise UsageError("misere: give a game (e.g. 0.75) or --atlas")
     heaps = _heaps(args.heaps) if args.heaps else None
     parse_spec(_spec(args.spec))  # a malformed spec is refused before any progress display
     with progress(not args.json) as prog:
@@ -132,3 +146,42 @@ def _show(q: Any, out: dict[str, Any]) -> None:
             f"  brute-force check: {ch['sums']} sums of <= {ch['max_heaps']} heaps, "
             f"total <= {ch['max_total']}: {verdict}"
         )
+
+
+def _atlas(args: argparse.Namespace) -> int:
+    """The misère atlas (see :mod:`nimproof.misere.atlas`); writes OUT/misere_atlas.parquet and .md."""
+    from collections import Counter
+    from pathlib import Path
+
+    from nimproof.atlas.families import family_specs
+    from nimproof.cli.progress import rate_progress
+    from nimproof.misere.atlas import summary, sweep
+
+    if args.spec:
+        raise UsageError("misere --atlas sweeps a family; use --codes to name games")
+    specs = family_specs(None if args.codes else "octal", args.codes)
+    with rate_progress("misère atlas: games") as cb:
+        rows, computed = sweep(
+            specs,
+            args.out,
+            max_heap=args.max_heap,
+            max_positions=args.max_positions,
+            workers=args.workers,
+            progress=cb,
+        )
+    md = Path(args.out) / "misere_atlas.md"
+    try:
+        md.write_text(summary(rows))
+    except OSError as exc:
+        raise UsageError(f"cannot write {md}: {exc}") from None
+    counts = Counter(str(r.get("status")) for r in rows)
+    if args.json:
+        print_json(
+            {"out": str(args.out), "games": len(rows), "computed": computed, "counts": counts}
+        )
+    else:
+        tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        console.print(
+            f"misère atlas of {len(rows)} games ({tally}); {computed} computed now; see {md}"
+        )
+    return 1 if counts.get("error") else 0
