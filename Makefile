@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: atlas verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: misere-atlas atlas verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -51,6 +51,10 @@ browser:
 # Every three-digit octal code to 2^16 on a local Dask cluster (not part of verify).
 atlas: $(STAMP)
 	$(BIN)/nimproof atlas --family octal --max-n 65536 --out atlas
+
+# The misère quotient of every octal code 0.d, 0.dd, 0.ddd on a local Dask cluster (resumable).
+misere-atlas: $(STAMP)
+	$(BIN)/nimproof misere --atlas --max-heap 200 --out misere-atlas
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench

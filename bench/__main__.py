@@ -1,7 +1,8 @@
 """``python -m bench``: run every benchmark, print a table, exit 1 if a floor is missed.
 
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
-``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones.
+``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones,
+``--misere`` only the misère quotients.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
+from bench.misere import MAX_POSITIONS, run_misere_benchmarks
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
@@ -73,6 +75,33 @@ def evaluation_table(out: Console, err: Console) -> None:
     out.print(table)
 
 
+def misere_table(out: Console, err: Console) -> None:
+    """The misère quotient of each game: time, where it stops (order, heap bound), memory."""
+    err.print("running the misère quotient benchmarks ...", style="dim")
+    table = Table(
+        title=f"misère quotients (budget {MAX_POSITIONS:,} exact outcomes per game)",
+        title_justify="left",
+    )
+    for col in ("game", "time", "peak memory", "order", "heaps", "proved", "stops", "check"):
+        table.add_column(col, justify="left" if col in ("game", "stops", "proved") else "right")
+    for r in run_misere_benchmarks():
+        table.add_row(
+            r.game,
+            _fmt_time(r.seconds),
+            f"{r.peak_mb:.1f} MB",
+            str(r.order),
+            str(r.heaps),
+            "every heap" if r.proved else "no",
+            r.stopped[:60],
+            _fmt_time(r.check_seconds),
+        )
+    out.print(table)
+    out.print(
+        "check = brute-force outcomes of every sum of <= 4 heaps of total <= 30, same run; "
+        "peak memory = Python allocations (tracemalloc) in a separate traced run"
+    )
+
+
 def main() -> int:
     """Run the benchmarks in :data:`BENCHMARKS` and report them."""
     out = Console(highlight=False, width=max(170, Console().width))
@@ -84,6 +113,9 @@ def main() -> int:
         return 0
     if "--evaluation" in sys.argv[1:]:
         evaluation_table(out, err)
+        return 0
+    if "--misere" in sys.argv[1:]:
+        misere_table(out, err)
         return 0
     started = time.perf_counter()
     results: list[Result] = []
@@ -154,6 +186,7 @@ def main() -> int:
         )
     out.print(vtable)
     evaluation_table(out, err)
+    misere_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")
     starts = run_startup_benchmarks()
     stable = Table(

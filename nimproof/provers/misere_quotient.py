@@ -93,13 +93,32 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             int(options.get("max_positions", DEFAULT_MAX_POSITIONS)),
         )
         status, detail, cx = _decide(ctx, solver, budget)
+        stats = {"quotient": quotient_summary(_quotient(ctx.heap_game.spec, budget))}  # type: ignore[union-attr]
     except (NotApplicable, Unsupported, Undecided, UsageError) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     seconds = time.monotonic() - t0
     if status == "refuted":
-        return MethodResult(NAME, "refuted", detail=detail, seconds=seconds, counterexample=cx)
+        return MethodResult(
+            NAME, "refuted", detail=detail, seconds=seconds, counterexample=cx, stats=stats
+        )
     scope = Scope("all", measure="heap", heaps=ctx.heaps)
-    return MethodResult(NAME, "proved", scope, detail, seconds)
+    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats)
+
+
+def quotient_summary(q: MisereQuotient) -> dict[str, Any]:
+    """What a claim page shows of the quotient (the literature's notation)."""
+    n0, p = q.period if q.period else (q.heaps + 1, 0)
+    return {
+        "game": q.spec,
+        "presentation": q.presentation(),
+        "order": q.order,
+        "p_portion": [q.name(x) for x in q.p_portion],
+        "generators": {f"heap {h}": q.name(q.phi[h]) for h in q.generators},
+        "preperiod": [q.name(q.phi[h]) for h in range(min(n0, q.heaps + 1))],
+        "period": [q.name(q.phi[h]) for h in range(n0, n0 + p)],
+        "period_from": n0 if p else None,
+        "proved_every_heap": q.proved_all,
+    }
 
 
 _QUOTIENTS: dict[tuple[str, int, int], MisereQuotient] = {}
