@@ -261,7 +261,11 @@ def _quotient_section(v: dict[str, Any]) -> list[str]:
         out.append(f"Generators: {gens}.")
         heap_map = " ".join(q["preperiod"])
         if q.get("period_from") is not None:
-            where = "for every heap (periodicity theorem)" if q["proved_every_heap"] else "so far"
+            where = (
+                "proved for every heap by the periodicity theorem"
+                if q["proved_every_heap"]
+                else "seen so far, not proved"
+            )
             heap_map += (
                 f", then from heap {q['period_from']} repeating {' '.join(q['period'])} ({where})"
             )
