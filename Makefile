@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: misere-atlas atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -63,6 +63,10 @@ atlas4: $(STAMP)
 DEPTH ?= 28
 campaign: $(STAMP)
 	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
+# The misère quotient of every octal code 0.d, 0.dd, 0.ddd on a local Dask cluster (resumable).
+misere-atlas: $(STAMP)
+	$(BIN)/nimproof misere --atlas --max-heap 200 --out misere-atlas
 
 bench: $(STAMP) mona
 	$(BIN)/python -m bench

@@ -2,7 +2,8 @@
 
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
 ``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones, ``--hunt``
-only the hunt's examples and the share of formulas in the WS1S fragment.
+only the hunt's examples and the share of formulas in the WS1S fragment, ``--misere`` only
+the misère quotients.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bench.cases import BENCHMARKS, Result, python_info
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.hunt import run_hunt_benchmarks, ws1s_share
+from bench.misere import MAX_POSITIONS, run_misere_benchmarks
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
@@ -86,6 +88,7 @@ def hunt_table(out: Console, err: Console) -> None:
         table.add_row(
             row.label,
             row.status,
+            row.by,
             _fmt_time(row.seconds),
             position,
             row.region or "-",
@@ -98,6 +101,33 @@ def hunt_table(out: Console, err: Console) -> None:
     )
     for why, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
         out.print(f"  {count} not compiled: {why}")
+
+
+def misere_table(out: Console, err: Console) -> None:
+    """The misère quotient of each game: time, where it stops (order, heap bound), memory."""
+    err.print("running the misère quotient benchmarks ...", style="dim")
+    table = Table(
+        title=f"misère quotients (budget {MAX_POSITIONS:,} exact outcomes per game)",
+        title_justify="left",
+    )
+    for col in ("game", "time", "peak memory", "order", "heaps", "proved", "stops", "check"):
+        table.add_column(col, justify="left" if col in ("game", "stops", "proved") else "right")
+    for r in run_misere_benchmarks():
+        table.add_row(
+            r.game,
+            _fmt_time(r.seconds),
+            f"{r.peak_mb:.1f} MB",
+            str(r.order),
+            str(r.heaps),
+            "every heap" if r.proved else "no",
+            r.stopped[:60],
+            _fmt_time(r.check_seconds),
+        )
+    out.print(table)
+    out.print(
+        "check = brute-force outcomes of every sum of <= 4 heaps of total <= 30, same run; "
+        "peak memory = Python allocations (tracemalloc) in a separate traced run"
+    )
 
 
 def main() -> int:
@@ -114,6 +144,9 @@ def main() -> int:
         return 0
     if "--hunt" in sys.argv[1:]:
         hunt_table(out, err)
+        return 0
+    if "--misere" in sys.argv[1:]:
+        misere_table(out, err)
         return 0
     started = time.perf_counter()
     results: list[Result] = []
@@ -185,6 +218,7 @@ def main() -> int:
     out.print(vtable)
     hunt_table(out, err)
     evaluation_table(out, err)
+    misere_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")
     starts = run_startup_benchmarks()
     stable = Table(

@@ -33,13 +33,36 @@ from nimproof._lazy import lazy_exports
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from nimproof.api import Period, Value, check, mine, period, table, value, verify
+    from nimproof.api import (
+        Period,
+        Value,
+        check,
+        mine,
+        misere_check,
+        misere_quotient,
+        period,
+        table,
+        value,
+        verify,
+    )
     from nimproof.claims import Claim
     from nimproof.verdict import Counterexample, MethodResult, Scope, Verdict
 
 _WHERE = {
     **dict.fromkeys(
-        ("table", "value", "check", "period", "mine", "verify", "Value", "Period"), ".api"
+        (
+            "table",
+            "value",
+            "check",
+            "period",
+            "mine",
+            "verify",
+            "misere_quotient",
+            "misere_check",
+            "Value",
+            "Period",
+        ),
+        ".api",
     ),
     "Claim": ".claims",
     **dict.fromkeys(("Verdict", "Scope", "Counterexample", "MethodResult"), ".verdict"),
@@ -58,6 +81,8 @@ __all__ = [
     "__version__",
     "check",
     "mine",
+    "misere_check",
+    "misere_quotient",
     "period",
     "table",
     "value",

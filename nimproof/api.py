@@ -13,6 +13,7 @@ so ``import nimproof`` stays fast)::
     nimproof.period("kayles")                        # Period(period=12, preperiod=71, ...)
     nimproof.mine("knim:{k}", params={"k": range(1, 5)})   # RunResult, nothing written
     nimproof.verify("conjectures/seeds/bouton.toml") # {claim id: Verdict}
+    nimproof.misere_quotient("octal:0.75")           # MisereQuotient: order 8, P-portion {a, b²}
 
 Errors a user can cause (an unknown family, a malformed formula, an absurd
 bound) raise :class:`nimproof.errors.UsageError` with a one-line message.
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from nimproof.claims import Claim
     from nimproof.engines.move import Move
     from nimproof.miner.run import RunResult
+    from nimproof.misere.bruteforce import Disagreement
+    from nimproof.misere.quotient import MisereQuotient
     from nimproof.verdict import Requirement, Verdict
 
 __all__ = [
@@ -41,6 +44,8 @@ __all__ = [
     "check",
     "check_claim",
     "mine",
+    "misere_check",
+    "misere_quotient",
     "period",
     "table",
     "value",
@@ -353,3 +358,46 @@ def mine(
 def _bounded(x: int, what: str, high: int) -> None:
     if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= high:
         raise UsageError(f"{what} must be a whole number in 0..{high}, got {x!r}")
+
+
+def misere_quotient(
+    spec: str,
+    max_heap: int = 200,
+    *,
+    max_positions: int = 3_000_000,
+    progress: Any = None,
+) -> MisereQuotient:
+    """The misère quotient of a take-and-break game, heap by heap (see docs/misere.md).
+
+    Each partial quotient is proved for every sum of heaps up to its bound;
+    ``proved_all`` is set when the periodicity theorem for quotients carries it
+    to every heap. ``progress(heap, order)`` is called after each heap.
+    """
+    from nimproof.misere.quotient import misere_quotient as build
+
+    return build(spec, max_heap, max_positions=max_positions, progress=progress)
+
+
+def misere_check(
+    quotient: MisereQuotient, max_heaps: int = 4, max_total: int = 30
+) -> tuple[int, list[Disagreement]]:
+    """Play out every sum of ``<= max_heaps`` heaps of total ``<= max_total`` and compare.
+
+    The brute force shares no code with the construction. Heaps beyond the
+    computed bound are mapped through the proved period (and are left out when
+    there is none). Returns the number of sums compared and the disagreements.
+    """
+    from nimproof.misere.bruteforce import compare
+
+    _bounded(max_heaps, "max_heaps", 8)
+    _bounded(max_total, "max_total", 80)
+    top = max_total if quotient.proved_all else min(max_total, quotient.heaps)
+    heap_map = [quotient.element(h) for h in range(top + 1)]
+    return compare(
+        f"misere:{quotient.spec}",
+        quotient.monoid.mul,
+        sorted(quotient.monoid.p),
+        heap_map,
+        max_heaps,
+        max_total,
+    )

@@ -99,6 +99,13 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "period, and Sprague–Grundy composition",
     ),
     ProofMethod(
+        "misere_quotient",
+        "nimproof.provers.misere_quotient",
+        "all",
+        "misère quotient: P-positions of sums of heaps of an octal code, through its quotient "
+        "proved for every heap (periodicity theorem for quotients)",
+    ),
+    ProofMethod(
         "z3_int",
         "nimproof.provers.z3_int",
         "all",

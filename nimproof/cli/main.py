@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "verify": "decide every claim in conjecture files",
     "report": "write the Markdown and HTML reports from a results file",
     "mine": "guess closed forms from Grundy tables and verify them",
+    "misere": "misère quotient of a take-and-break game: presentation, P-portion, heap map",
     "atlas": "sweep a family of games on Dask into an atlas (parquet, HTML, Markdown)",
     "campaign": "take the games a public list calls unsolved deeper, doubling by doubling",
     "completion": "print the shell code that completes nimproof's commands and options",

@@ -163,6 +163,7 @@ def claim_page(
         out += [f"This claim corrects the typo {target}.", ""]
 
     out += _methods(v)
+    out += _quotient_section(v)
 
     cx = v.get("counterexample")
     if e.status == "refuted" and isinstance(cx, dict):
@@ -252,6 +253,35 @@ def _listed(c: dict[str, Any]) -> list[tuple[str, str]]:
         rows = [*rows[:30], f"… ({len(rows) - 30} more)"]
     joiner = "<br>" if moves else ", "
     return [("positions → values", joiner.join(cell(r) for r in rows))]
+
+
+def _quotient_section(v: dict[str, Any]) -> list[str]:
+    """The misère quotient a method decided the claim with (presentation, P-portion, heap map)."""
+    for m in v.get("methods") or []:
+        q = (m.get("stats") or {}).get("quotient")
+        if not isinstance(q, dict):
+            continue
+        out = [
+            "## Misère quotient",
+            "",
+            f"Quotient of {code(q['game'])}: {cell(q['presentation'])}.",
+        ]
+        out.append(f"Order {q['order']}; P-portion {{{', '.join(q['p_portion'])}}}.")
+        gens = ", ".join(f"{k} = {val}" for k, val in q["generators"].items())
+        out.append(f"Generators: {gens}.")
+        heap_map = " ".join(q["preperiod"])
+        if q.get("period_from") is not None:
+            where = (
+                "proved for every heap by the periodicity theorem"
+                if q["proved_every_heap"]
+                else "seen so far, not proved"
+            )
+            heap_map += (
+                f", then from heap {q['period_from']} repeating {' '.join(q['period'])} ({where})"
+            )
+        out += [f"Heap map from heap 0: {heap_map}.", ""]
+        return out
+    return []
 
 
 def _methods(v: dict[str, Any]) -> list[str]:

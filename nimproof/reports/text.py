@@ -90,6 +90,8 @@ def stats_text(stats: Any) -> str:
     for key in sorted(stats):
         if any(word in str(key).lower() for word in VOLATILE_STATS):
             continue
+        if isinstance(stats[key], dict):
+            continue  # a structure with a section of its own (the misère quotient)
         parts.append(f"{key} = {json.dumps(stats[key], ensure_ascii=False, sort_keys=True)}")
     return ", ".join(parts)
 

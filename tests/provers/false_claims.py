@@ -239,6 +239,39 @@ MULTI_FALSE += [
     ("staircase", "(xor(h[::2]) == 0) != (h[1] == 2 and h[0] == 0)", 3, None, ("exhaustive",)),
 ]
 
+# Misère sums of octal heaps with a proved quotient (the misère-quotient method must refute these).
+R8_TWO_HEAPS = (
+    "(h[0] == 0 and (h[1] == 1 or h[1] == 3)) or (h[1] == 0 and (h[0] == 1 or h[0] == 3)) or "
+    "(h[0] > 0 and h[1] > 0 and h[0] % 2 == h[1] % 2 and "
+    "not (h[0] % 2 == 1 and min(h[0], h[1]) <= 3 and max(h[0], h[1]) <= 7))"
+)
+MULTI_FALSE += [
+    (
+        "misere:octal:0.75",
+        R8_TWO_HEAPS + " or (h[0] == 4 and h[1] == 3)",
+        2,
+        None,
+        ("misere_quotient",),
+    ),
+    ("misere:octal:0.75", R8_TWO_HEAPS.replace("<= 7", "<= 5"), 2, None, ("misere_quotient",)),
+    ("misere:octal:0.75", "h[0] % 2 == h[1] % 2", 2, None, ("exhaustive", "misere_quotient")),
+    (
+        "misere:kayles",
+        "h[0] == 1 or h[0] == 9 or h[0] == 12 or h[0] == 20",
+        1,
+        None,
+        ("misere_quotient",),
+    ),
+    ("misere:kayles", "h[0] % 12 == 1", 1, None, ("exhaustive", "misere_quotient")),
+    (
+        "misere:octal:0.31",
+        "(h[0] + h[1] + h[2]) % 2 == 1",
+        3,
+        None,
+        ("exhaustive", "misere_quotient"),
+    ),
+]
+
 IDENTITIES_FALSE = [
     "implies(k < (x ^ y), (k ^ y) < x and (k ^ x) < y)",
     "implies(k <= (x ^ y), (k ^ y) < x or (k ^ x) < y)",

@@ -1,0 +1,273 @@
+"""The misère quotient of a take-and-break game: heap by heap, periodicity, notation, outcomes of sums.
+
+:func:`misere_quotient` builds the partial quotients of the heaps ``<= n`` for
+``n = 1, 2, ...`` (:mod:`nimproof.misere.construct`; each one proved for
+every sum of heaps ``<= n``) until the heap map is periodic over the window
+the periodicity theorem for quotients needs, or a bound or budget is met.
+
+**Periodicity theorem for misère quotients** (Plambeck and Siegel, JCTA 2008;
+docs/misere.md states it with a proof): for an octal game (digits below 8,
+none before the point) whose last non-zero digit has index ``t``, if the
+partial quotient of the heaps ``<= N`` with ``N = 2 n0 + 2 p + t - 1`` maps
+heap ``n + p`` to the same element as heap ``n`` for every
+``n0 <= n <= N - p``, then it is the quotient of the whole game, and the
+heap map has that period from ``n0`` on, for every heap.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimproof.errors import UsageError
+from nimproof.misere.construct import Builder, QuotientTooLarge
+from nimproof.misere.monoid import Monoid
+
+#: Largest heap bound a quotient computation accepts.
+MAX_HEAP = 5000
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass
+class MisereQuotient:
+    """A misère quotient of the sums of heaps ``<= heaps`` of one game (proved there).
+
+    ``period`` is ``(n0, p)`` when the heap map looks periodic from ``n0`` to the
+    last heap; ``proved_all`` says the periodicity theorem carries it (and the
+    quotient) to every heap size. ``stopped`` says why the computation ended.
+    """
+
+    spec: str
+    monoid: Monoid
+    phi: list[int]
+    orders: list[int]
+    changes: list[int]
+    period: tuple[int, int] | None
+    proved_all: bool
+    window: int | None
+    stopped: str
+    seconds: float
+    generators: list[int] = field(default_factory=list)
+    normal_forms: list[tuple[int, ...]] = field(default_factory=list)
+    relations: list[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+
+    @property
+    def heaps(self) -> int:
+        """Largest heap the quotient covers exactly."""
+        return len(self.phi) - 1
+
+    @property
+    def order(self) -> int:
+        """Number of elements."""
+        return self.monoid.order
+
+    @property
+    def p_portion(self) -> list[int]:
+        """The elements whose positions are misère P-positions, in element order."""
+        return sorted(self.monoid.p)
+
+    def element(self, heap: int) -> int:
+        """The element of one heap: exact up to :attr:`heaps`, by the proved period beyond."""
+        if heap < 0:
+            raise UsageError(f"a heap size must not be negative, got {heap}")
+        if heap <= self.heaps:
+            return self.phi[heap]
+        if not self.proved_all or self.period is None:
+            raise UsageError(
+                f"the quotient of {self.spec} is known only for heaps <= {self.heaps} "
+                f"(not proved periodic); heap {heap} is beyond it"
+            )
+        n0, p = self.period
+        return self.phi[n0 + (heap - n0) % p]
+
+    def is_p(self, heaps: Sequence[int]) -> bool:
+        """True when the sum of these heaps is a misère P-position (read from the quotient)."""
+        return self.monoid.product([self.element(h) for h in heaps]) in self.monoid.p
+
+    def name(self, x: int) -> str:
+        """An element in the literature's notation: a product of generator powers, ``1`` for none."""
+        return word_text(self.normal_forms[x])
+
+    def presentation(self) -> str:
+        """``<a, b | a^2 = 1, ...>`` (generators, then the relations of the normal forms)."""
+        gens = ", ".join(letter(i) for i in range(len(self.generators)))
+        rels = ", ".join(f"{word_text(lhs)} = {word_text(rhs)}" for lhs, rhs in self.relations)
+        return f"⟨{gens} | {rels}⟩" if rels else f"⟨{gens}⟩"
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything shown, by name (elements by their normal forms)."""
+        return {
+            "game": self.spec,
+            "heaps": self.heaps,
+            "order": self.order,
+            "p_portion": [self.name(x) for x in self.p_portion],
+            "generators": {letter(i): h for i, h in enumerate(self.generators)},
+            "presentation": self.presentation(),
+            "heap_map": [self.name(x) for x in self.phi],
+            "orders": self.orders,
+            "changes": self.changes,
+            "period": list(self.period) if self.period else None,
+            "proved_all_heaps": self.proved_all,
+            "theorem_window": self.window,
+            "stopped": self.stopped,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def letter(i: int) -> str:
+    """The name of generator ``i``: a, b, ..., z, then g26, g27, ..."""
+    return chr(ord("a") + i) if i < 26 else f"g{i}"
+
+
+def word_text(exponents: Sequence[int]) -> str:
+    """``a b^2`` written as ``ab²``; ``1`` for the empty product."""
+    parts = [
+        letter(i) + (str(e).translate(_SUPERSCRIPT) if e > 1 else "")
+        for i, e in enumerate(exponents)
+        if e
+    ]
+    return "".join(parts) or "1"
+
+
+def theorem_digits(digits: Sequence[int] | None) -> int | None:
+    """``t`` (index of the last non-zero digit) when the periodicity theorem applies, else ``None``.
+
+    It applies to octal codes: every digit below 8 and none before the point.
+    """
+    if not digits or digits[0] != 0 or any(d > 7 for d in digits):
+        return None
+    return max(k for k, d in enumerate(digits) if d)
+
+
+def find_period(phi: Sequence[int], t: int | None) -> tuple[tuple[int, int] | None, int | None]:
+    """The period ``(n0, p)`` of the heap map with the least ``n0 + p`` (then least ``p``).
+
+    Only a period seen at least twice over is returned. The second value is the
+    theorem's last heap ``2 n0 + 2 p + t - 1`` when ``phi`` reaches it (then the
+    period is proved), else ``None``.
+    """
+    n = len(phi) - 1
+    for total in range(2, n + 1):
+        for p in range(1, total):
+            n0 = total - p
+            if n - n0 + 1 < 2 * p:
+                continue
+            if all(phi[k + p] == phi[k] for k in range(n0, n - p + 1)):
+                end = 2 * n0 + 2 * p + t - 1 if t is not None else None
+                return (n0, p), (end if end is not None and n >= end else None)
+    return None, None
+
+
+def misere_quotient(
+    spec: str,
+    max_heap: int = 200,
+    *,
+    max_positions: int = 3_000_000,
+    max_order: int = 2000,
+    progress: Callable[[int, int], None] | None = None,
+) -> MisereQuotient:
+    """The misère quotient of ``spec`` (a take-and-break game), heap by heap up to ``max_heap``.
+
+    Stops early when the periodicity theorem proves the quotient for every
+    heap. Every partial quotient returned is proved for all sums of heaps up to
+    its bound. ``progress(heap, order)`` is called after each heap.
+    """
+    from nimproof.games.registry import parse_spec
+
+    if not 1 <= max_heap <= MAX_HEAP:
+        raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
+    game = parse_spec(spec)
+    base = game.normal if game.misere else game
+    options = getattr(base, "options", None)
+    if options is None:
+        raise UsageError(f"{spec}: misère quotients are computed for one-heap rules (octal codes)")
+    t = theorem_digits(getattr(base.moves_spec, "digits", None))
+    builder = Builder(lambda h: list(options(h)), max_positions=max_positions, max_order=max_order)
+    start = time.monotonic()
+    stopped = f"heap bound {max_heap} reached"
+    period, window = None, None
+    while builder.n < max_heap:
+        try:
+            builder.step()
+        except (QuotientTooLarge, OverflowError) as exc:
+            stopped = f"budget reached at heap {builder.n + 1}: {exc}"
+            break
+        if progress is not None:
+            progress(builder.n, builder.partial.monoid.order)
+        period, window = find_period(builder.partial.phi, t)
+        if window is not None:
+            stopped = "periodicity theorem: proved for every heap"
+            break
+    part = builder.partial
+    out = MisereQuotient(
+        spec=spec,
+        monoid=part.monoid,
+        phi=list(part.phi),
+        orders=list(part.orders),
+        changes=list(part.changes),
+        period=period,
+        proved_all=window is not None,
+        window=window,
+        stopped=stopped,
+        seconds=time.monotonic() - start,
+    )
+    _name_elements(out)
+    return out
+
+
+def _name_elements(q: MisereQuotient) -> None:
+    """Generators (heaps not generated by smaller ones), graded normal forms and relations."""
+    mul = q.monoid.mul
+    seen = {0}
+    for h in range(1, len(q.phi)):
+        x = q.phi[h]
+        if x not in seen:
+            q.generators.append(h)
+            frontier = list(seen)
+            while frontier:
+                y = frontier.pop()
+                for z in (mul[y][x], *(mul[y][q.phi[g]] for g in q.generators)):
+                    if z not in seen:
+                        seen.add(z)
+                        frontier.append(z)
+    gens = [q.phi[h] for h in q.generators]
+    k = len(gens)
+    nf: dict[int, tuple[int, ...]] = {0: (0,) * k}
+    normal = {(0,) * k}
+    level = [(0,) * k]
+    while level:
+        nxt = sorted(
+            {tuple(e + (i == j) for j, e in enumerate(w)) for w in level for i in range(k)},
+            key=_key,
+        )
+        level = []
+        for w in nxt:
+            x = _value(mul, gens, w)
+            if x in nf:
+                if all(_is_nf(normal, w, i) for i in range(k) if w[i]):
+                    q.relations.append((w, nf[x]))
+            else:
+                nf[x] = w
+                normal.add(w)
+                level.append(w)
+    q.normal_forms = [nf[x] for x in range(q.monoid.order)]
+    q.relations.sort(key=lambda r: _key(r[0]))
+
+
+def _key(w: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return (sum(w), tuple(-e for e in w))
+
+
+def _value(mul: tuple[tuple[int, ...], ...], gens: list[int], w: tuple[int, ...]) -> int:
+    x = 0
+    for g, e in zip(gens, w, strict=True):
+        for _ in range(e):
+            x = mul[x][g]
+    return x
+
+
+def _is_nf(normal: set[tuple[int, ...]], w: tuple[int, ...], i: int) -> bool:
+    return tuple(e - (j == i) for j, e in enumerate(w)) in normal

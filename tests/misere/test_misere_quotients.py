@@ -1,0 +1,98 @@
+"""Misère quotients: the literature's figures (tests/data/misere_quotients.toml), brute force, proofs."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nimproof.api import misere_check, misere_quotient
+from nimproof.errors import UsageError
+from nimproof.misere.monoid import Monoid, find_failure
+
+DATA = Path(__file__).parent.parent / "data" / "misere_quotients.toml"
+ROWS: list[dict[str, Any]] = tomllib.loads(DATA.read_text())["quotient"]
+
+
+def _spec(row: dict[str, Any]) -> str:
+    return str(row["game"])
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['game']}@{r['heaps']}")
+def test_quotient_matches_the_data_file_and_brute_force(row: dict[str, Any]) -> None:
+    bound = 200 if row["heaps"] == "all" else int(row["heaps"])
+    q = misere_quotient(_spec(row), bound)
+    assert q.order == row["order"]
+    assert [q.name(x) for x in q.p_portion] == row["p_portion"]
+    if row["heaps"] == "all":
+        assert q.proved_all and q.period is not None
+        n0, p = q.period
+        assert n0 == row.get("preperiod_length", len(row.get("preperiod", [])))
+        if "preperiod" in row:
+            assert [q.name(q.element(h)) for h in range(n0)] == row["preperiod"]
+        assert [q.name(q.element(h)) for h in range(n0, n0 + p)] == row["period"]
+    else:
+        assert q.heaps == bound
+        assert [q.name(x) for x in q.phi] == row["heap_map"]
+    # Every sum of up to four heaps of total at most 30 (within the proved heaps).
+    count, bad = misere_check(q, 4, 30)
+    assert count >= bound if row["heaps"] != "all" else count > 1000
+    assert bad == []
+
+
+def test_r8_presentation_is_plambecks() -> None:
+    q = misere_quotient("octal:0.75")
+    assert q.presentation() == "⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩"
+    assert q.generators == [1, 2, 5]
+    assert q.window == 2 * 8 + 2 * 2 + 2 - 1
+
+
+def test_outcomes_of_huge_sums_follow_the_proved_period() -> None:
+    q = misere_quotient("octal:0.75")
+    big = 10**15
+    # Heaps far beyond the computed bound take the element of their residue.
+    assert q.element(big) == q.element(8 + (big - 8) % 2)
+    assert q.is_p([big, big]) == q.is_p([8 + (big - 8) % 2] * 2)
+
+
+def test_an_unproved_quotient_refuses_heaps_beyond_its_bound() -> None:
+    q = misere_quotient("kayles", 6)
+    assert not q.proved_all
+    with pytest.raises(UsageError, match="known only for heaps <= 6"):
+        q.element(7)
+
+
+def test_the_budget_stops_the_construction_with_a_reason() -> None:
+    q = misere_quotient("dawsons-kayles", 40, max_positions=20_000)
+    assert q.heaps < 40 and "budget reached" in q.stopped and not q.proved_all
+
+
+@pytest.mark.parametrize("bad", [0, 10**6])
+def test_absurd_heap_bounds_are_refused(bad: int) -> None:
+    with pytest.raises(UsageError):
+        misere_quotient("kayles", bad)
+
+
+def test_the_proof_search_finds_a_wrong_p_portion_and_a_wrong_heap_map() -> None:
+    q = misere_quotient("octal:0.75", 12)
+    options = [[]] + [
+        [tuple(sorted(parts)) for parts in _options("octal:0.75", h)] for h in range(1, 13)
+    ]
+    assert find_failure(q.monoid, q.phi, options) is None
+    for x in range(q.order):
+        flipped = Monoid(q.monoid.mul, q.monoid.p ^ {x})
+        assert find_failure(flipped, q.phi, options) is not None
+    for h in range(1, 13):
+        for x in range(q.order):
+            if x != q.phi[h]:
+                wrong = [*q.phi[:h], x, *q.phi[h + 1 :]]
+                assert find_failure(q.monoid, wrong, options) is not None, (h, x)
+
+
+def _options(spec: str, h: int) -> list[tuple[int, ...]]:
+    from nimproof.games.registry import parse_spec
+
+    game: Any = parse_spec(spec)
+    return [tuple(x for x in parts if x) for parts in game.options(h)]
