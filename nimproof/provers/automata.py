@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, TypedDict
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.expr import parse
 from nimproof.expr.to_ws1s import (
     PRELUDE,
@@ -479,6 +480,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
     stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
     done: list[str] = []
+    record: list[tuple[str, str, str]] = []  # (name, text, MONA's answer) for the certificate
     for ob in p.obligations:
         left = min(timeout, ctx.time_left())
         if left <= 0.05:
@@ -486,6 +488,8 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         answer, name = _decide(p, ob, left, memory, stats)
         if answer.outcome == "valid":
             done.append(name)
+            parts = [ob] if ob.text else ob.fallback[:-1] if name == ob.name else ob.fallback[-1:]
+            record += [(part.name, part.text, "valid") for part in parts]
             continue
         if answer.outcome in ("counterexample", "unsatisfiable"):
             found = recheck(ctx, p, name, answer.assignment, _shrinker(p, ob, memory, stats, ctx))
@@ -505,7 +509,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     if ctx.kind == "identity":
         scope = Scope("all", measure="value")
     detail = f"WS1S obligations {', '.join(done)} valid (MONA), every heap size"
-    return MethodResult(NAME, "proved", scope, detail, time.monotonic() - t0, stats=stats)
+    part = certificate_parts.ws1s(ctx.kind, p.heaps, ctx.misere, p.header, record)
+    seconds = time.monotonic() - t0
+    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
 
 
 def _unknown(detail: str, t0: float, stats: dict[str, Any]) -> MethodResult:
