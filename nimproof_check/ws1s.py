@@ -45,8 +45,10 @@ pred ck_lt(var2 A, var2 B) =
   ex1 p: (p in B & p notin A & (all1 q: q > p => (q in A <=> q in B)));
 """
 
-#: Small instances: at most this many positions in the box of heaps below 2**k.
+#: Small instances: at most this many positions in the box of heaps below 2**k, and at most
+#: this many moves inside it (MONA's parser and BDD tables bound the size of one formula).
 BOX_POSITIONS = 256
+BOX_MOVES = 600
 
 
 def run_mona(text: str, timeout: float) -> tuple[str, str]:
@@ -65,6 +67,8 @@ def run_mona(text: str, timeout: float) -> tuple[str, str]:
         except subprocess.TimeoutExpired:
             raise CannotCheck(f"MONA did not answer within {timeout:g} s") from None
     out = proc.stdout.lstrip()
+    if proc.returncode in (-6, 134) or "out of memory" in out:
+        raise CannotCheck("MONA ran out of room (automaton too large)")
     if proc.returncode != 0:
         return "error", out[:300]
     for word in ("valid", "unsatisfiable"):
@@ -121,20 +125,28 @@ def obligations(kind: str, h: int, misere: bool) -> dict[str, str]:
     return out
 
 
-def box_width(h: int) -> int:
-    """The k of the small instances: heaps below 2**k, at most BOX_POSITIONS positions."""
+def box_width(h: int, game: dict[str, Any] | None = None) -> int:
+    """The k of the small instances: heaps below 2**k, at most BOX_POSITIONS positions and
+    (with ``game``) at most BOX_MOVES moves inside the box."""
     k = 1
     while (1 << ((k + 1) * h)) <= BOX_POSITIONS and k < 5:
+        if game is not None and len(_pairs(game, h, k + 1)) > BOX_MOVES:
+            break
         k += 1
     return k
+
+
+def _pairs(game: dict[str, Any], h: int, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    box = list(product(range(1 << k), repeat=h))
+    inbox = set(box)
+    return [(p, q) for p in box for q in moves(game, p) if q in inbox]
 
 
 def instances(kind: str, h: int, game: dict[str, Any]) -> str:
     """MONA text: on every position with heaps below 2**k, the header's relations equal
     the brute-force ones (move, terminal, S or G)."""
-    k = box_width(h)
+    k = box_width(h, game)
     box = list(product(range(1 << k), repeat=h))
-    inbox = set(box)
     values = Values(game)
     xs, ys = _vars("X", h), _vars("Y", h)
     small = " & ".join(f"ck_small({v})" for v in xs)
@@ -142,7 +154,7 @@ def instances(kind: str, h: int, game: dict[str, Any]) -> str:
     def at(vs: list[str], pos: tuple[int, ...]) -> str:
         return " & ".join(f"{v} = {_set(n)}" for v, n in zip(vs, pos, strict=True))
 
-    pairs = [(p, q) for p in box for q in moves(game, p) if q in inbox]
+    pairs = _pairs(game, h, k)
     inter = ", ".join(v for pair in zip(xs, ys, strict=True) for v in pair)
     X = ", ".join(xs)
     move_cases = " | ".join(f"({at(xs, p)} & {at(ys, q)})" for p, q in pairs) or "false"
@@ -217,10 +229,10 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
         if answer != "valid":
             detail = " ".join(line.strip() for line in out.splitlines() if " = " in line)[:200]
             raise Rejected(
-                f"small instances (heaps < 2^{box_width(h)}): the header's move/terminal/claim "
+                f"small instances (heaps < 2^{box_width(h, game)}): the header's move/terminal/claim "
                 f"relation differs from brute force ({answer}: {detail})"
             )
         done.append(
-            f"small instances, heaps < 2^{box_width(h)}: move, terminal and claim agree with brute force"
+            f"small instances, heaps < 2^{box_width(h, game)}: move, terminal and claim agree with brute force"
         )
     return done
