@@ -64,6 +64,7 @@ def check_certificate(data: Any, folder: Path, name: str = "", timeout: float = 
                 f"certificate version {data.get('version')!r}; this checker reads {VERSION}"
             )
         read = _reader(data, folder)
+        _matches_claim(data.get("proof"), data.get("claim"), data.get("game"))
         report.checked = check_part(
             data.get("proof"), data.get("game"), data.get("claim", {}), read, timeout
         )
@@ -111,3 +112,39 @@ def check_part(part: Any, game: Any, claim: dict[str, Any], read: Any, timeout: 
     if kind == "composition":
         return listed.check_composition(part, game, claim, read, timeout, check_part)
     raise CannotCheck(f"a proof part of kind {kind!r}")
+
+
+def _matches_claim(proof: Any, claim: Any, game: Any) -> None:
+    """Reject a proof part that is about another claim than the one the certificate states."""
+    if not isinstance(proof, dict) or not isinstance(claim, dict):
+        raise Rejected("the certificate needs a claim and a proof part")
+    kind = proof.get("claim_kind")
+    if proof.get("kind") in ("ws1s", "smt", "listed") and kind != claim.get("kind"):
+        raise Rejected(
+            f"the proof is about a {kind} claim; the claim is a {claim.get('kind')} claim"
+        )
+    if proof.get("kind") == "ws1s":
+        heaps = claim.get("heaps")
+        if isinstance(heaps, int) and heaps != proof.get("heaps"):
+            raise Rejected(
+                f"the proof is about {proof.get('heaps')} heaps; the claim about {heaps}"
+            )
+        if isinstance(game, dict) and bool(game.get("misere")) != bool(proof.get("misere")):
+            raise Rejected("the proof and the game differ in misère play")
+    if proof.get("kind") == "periodicity":
+        for key in ("period", "preperiod", "saltus"):
+            if claim.get(key) is not None and claim.get(key) != proof.get(key):
+                raise Rejected(
+                    f"the proof's {key} {proof.get(key)} is not the claim's {claim.get(key)}"
+                )
+    if proof.get("kind") == "listed":
+        for key in ("positions", "values", "offset", "winning_moves"):
+            if key in proof and key in claim and _plain(proof[key]) != _plain(claim[key]):
+                raise Rejected(f"the proof's {key} are not the claim's")
+
+
+def _plain(x: Any) -> Any:
+    """Lists and tuples alike (JSON has only lists); an empty list of moves as None."""
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x] or None
+    return x

@@ -155,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         f"up to a bound: {scopes['bound']}; listed positions: {scopes['listed']}",
         markup=False,
     )
+    if hold is not None:
+        say.print(_certificate_line(ordered, certs), markup=False)
     for r in failed:
         v = r["verdict"]
         got = v["status"]
@@ -176,6 +178,17 @@ def run(args: argparse.Namespace) -> int:
 
         write_reports(ordered, reports_dir, meta=meta, show_progress=not args.quiet)
     return 1 if failed else 0
+
+
+def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str:
+    """One line: how many certificates the independent checker accepted, and where they are."""
+    notes = [m for r in results for m in r["verdict"]["methods"] if m["method"] == "certificate"]
+    ok = sum(1 for m in notes if m["status"] == "proved")
+    where = f"written to {folder}" if folder is not None else "not written (no --reports)"
+    return (
+        f"certificates: {ok} accepted by the independent checker, {len(notes) - ok} not "
+        f"(those proofs are reported unknown); {where}"
+    )
 
 
 def _version() -> str:

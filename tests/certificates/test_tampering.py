@@ -132,8 +132,11 @@ def test_periodicity_certificate(tmp_path: Path) -> None:
     data["proof"] = load(certificate(KAYLES_PERIOD, tmp_path / "b"))["proof"]
     data["proof"]["preperiod"] = 70  # one value changed: g(70 + 12) != g(70)
     save(path, data)
+    rejected(path, "not the claim's")
+    data["claim"]["preperiod"] = 70
+    save(path, data)
     rejected(path, "window")
-    data["proof"]["preperiod"] = 71
+    data["proof"]["preperiod"] = data["claim"]["preperiod"] = 71
     data["proof"]["theorem"] = "guy-smith-tiny"
     save(path, data)
     assert check_path(path).status == "cannot check"
@@ -145,7 +148,18 @@ def test_listed_certificate(tmp_path: Path) -> None:
     data = load(path)
     data["proof"]["values"][1] = 6
     save(path, data)
+    rejected(path, "not the claim's")
+    data["claim"]["values"][1] = 6
+    save(path, data)
     rejected(path, "not 6")
+
+
+def test_proof_about_another_claim(tmp_path: Path) -> None:
+    path = certificate(NIM2, tmp_path)
+    data = load(path)
+    data["claim"]["heaps"] = 3
+    save(path, data)
+    rejected(path, "heaps")
 
 
 def test_periodic_table_certificate(tmp_path: Path) -> None:

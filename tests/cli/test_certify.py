@@ -35,3 +35,52 @@ def test_certify_bad_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     err = capsys.readouterr().err
     assert "does not exist" in err and "no certificate" in err
     assert err.count("\n") == 2  # one line each, no traceback
+
+
+CLAIMS = """
+[[claim]]
+id = "nim-two"
+statement = "Two-heap Nim: P iff equal heaps."
+kind = "p_positions"
+game = "nim"
+heaps = 2
+predicate = "h[0] == h[1]"
+
+[[claim]]
+id = "rule-nim"
+statement = "A rule written as a formula: Nim again."
+kind = "grundy"
+game = "rule:m < n"
+formula = "n"
+"""
+
+
+def test_verify_writes_and_checks_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "c.toml").write_text(CLAIMS)
+    certs, out = tmp_path / "certs", tmp_path / "r.json"
+    code = main(
+        [
+            "verify",
+            str(tmp_path / "c.toml"),
+            "--certificates",
+            str(certs),
+            "--json",
+            str(out),
+            "--jobs",
+            "1",
+        ]
+    )
+    said = capsys.readouterr().out
+    assert "certificates: 1 accepted by the independent checker, 1 not" in said
+    assert code == 1  # the rule: claim cannot be certified, so it is not proved
+    verdicts = {r["claim"]["id"]: r["verdict"] for r in json.loads(out.read_text())["results"]}
+    assert verdicts["nim-two"]["status"] == "proved"
+    methods = {m["method"]: m for m in verdicts["nim-two"]["methods"]}
+    assert "z3_bitvec" in methods  # the second, independent method, shown beside the proof
+    assert methods["certificate"]["detail"].startswith("accepted")
+    assert verdicts["rule-nim"]["status"] == "unknown"
+    assert "cannot check" in verdicts["rule-nim"]["methods"][-1]["detail"]
+    assert (certs / "nim-two.json").exists()
+    assert main(["certify", str(certs / "nim-two.json"), "--quiet"]) == 0
