@@ -14,6 +14,8 @@ and a one-heap ``RULE`` is one of::
     {"rule": "interval", "p": P, "q": Q}      take 1 .. floor(P n / Q) tokens (Nim: 1/1)
     {"rule": "multiples-of", "k": K}          take a positive multiple of K
     {"rule": "all-but", "excluded": [e, ...]} take any positive number except the listed ones
+    {"rule": "primes"}, {"rule": "squares"},  take a prime, a positive square, or a positive
+    {"rule": "triangular"}                    triangular number of tokens
     {"rule": "code", "digits": [d0, d1, ...]} take-and-break code: removing j tokens may
                                               leave 0 heaps (bit 1 of dj), 1 heap (bit 2),
                                               2 heaps (bit 4) or 3 heaps (bit 8), all non-empty
@@ -25,6 +27,7 @@ Values are computed by plain recursion and mex, nothing more.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
@@ -46,7 +49,17 @@ def mex(values: set[int]) -> int:
     return v
 
 
-RULES = ("takes", "interval", "multiples-of", "all-but", "code", "split-unequal")
+RULES = (
+    "takes",
+    "interval",
+    "multiples-of",
+    "all-but",
+    "primes",
+    "squares",
+    "triangular",
+    "code",
+    "split-unequal",
+)
 
 
 def check_rule(rule: Any) -> dict[str, Any]:
@@ -107,6 +120,12 @@ def _takes(rule: dict[str, Any], n: int, t: int) -> bool:
         return t <= rule["p"] * n // rule["q"]
     if name == "multiples-of":
         return t % rule["k"] == 0
+    if name == "primes":
+        return t >= 2 and all(t % d for d in range(2, math.isqrt(t) + 1))
+    if name == "squares":
+        return math.isqrt(t) ** 2 == t
+    if name == "triangular":
+        return math.isqrt(8 * t + 1) ** 2 == 8 * t + 1
     return t not in rule["excluded"]  # all-but
 
 

@@ -48,7 +48,7 @@ def solve(text: str, timeout: float) -> str:
                 answers.append(said)
     except RuntimeError as exc:
         raise CannotCheck(f"cvc5 cannot read the query: {str(exc).splitlines()[0][:160]}") from None
-    checks = [a for a in answers if a in ("sat", "unsat", "unknown")]
+    checks = [a.split()[0] for a in answers if a.split()[0] in ("sat", "unsat", "unknown")]
     if len(checks) != 1:
         raise Rejected(f"a query must contain exactly one check-sat (cvc5 printed {answers[:3]})")
     return checks[0]

@@ -37,6 +37,8 @@ def _rule(game: Game) -> dict[str, Any] | None:
         return {"rule": "multiples-of", "k": spec.modulus}
     if isinstance(spec, SetTakes) and spec.kind == "all-but":
         return {"rule": "all-but", "excluded": sorted(spec.excluded)}
+    if isinstance(spec, SetTakes) and spec.kind in ("primes", "squares", "triangular"):
+        return {"rule": spec.kind}
     if isinstance(spec, TakeAndBreak):
         return {"rule": "code", "digits": list(spec.digits)}
     if isinstance(spec, SplitUnequal):

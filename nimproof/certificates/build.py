@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ CHECKER = "certificate"
 SECOND_WIDTH = {"default": 64, "full": 256}
 #: Seconds the second method may take per claim.
 SECOND_SECONDS = 4.0
+#: Seconds the checker may spend per MONA run or SMT query during verify.
+CHECK_SECONDS = 60.0
+#: The same for bounded results (whose certificate is checked but not required).
+BOUNDED_CHECK_SECONDS = 10.0
 
 
 def _source(verdict: Verdict) -> MethodResult | None:
@@ -136,21 +141,23 @@ def certify(claim: Claim, ctx: ClaimContext, verdict: Verdict, folder: Path | No
             return verdict
         return _unknown(verdict, f"cannot check: {built}")
     data, texts = built
+    t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="nimproof-cert-") as tmp:
         path = write(folder if folder is not None else Path(tmp), data, texts)
-        report = check_path(path)
+        report = check_path(path, CHECK_SECONDS if whole else BOUNDED_CHECK_SECONDS)
+    seconds = time.monotonic() - t0
     where = path.name if folder is not None else "(not written)"
     if report.accepted:
         detail = f"accepted by the independent checker ({where}): " + "; ".join(report.checked)
-        ok = MethodResult(CHECKER, "proved", verdict.scope, detail)
+        ok = MethodResult(CHECKER, "proved", verdict.scope, detail, seconds)
         return dataclasses.replace(verdict, methods=(*verdict.methods, ok))
     if not whole and report.status == "cannot check":
         return verdict
-    return _unknown(verdict, f"certificate {report.status} ({where}): {report.reason}")
+    return _unknown(verdict, f"certificate {report.status} ({where}): {report.reason}", seconds)
 
 
-def _unknown(verdict: Verdict, why: str) -> Verdict:
-    note = MethodResult(CHECKER, "unknown", detail=why)
+def _unknown(verdict: Verdict, why: str, seconds: float = 0.0) -> Verdict:
+    note = MethodResult(CHECKER, "unknown", detail=why, seconds=seconds)
     return dataclasses.replace(
         verdict, status="unknown", scope=NO_SCOPE, methods=(*verdict.methods, note)
     )
@@ -176,8 +183,6 @@ def second_opinion(ctx: ClaimContext, verdict: Verdict, profile: str) -> Verdict
         return verdict
     if any(m.method == name for m in verdict.methods):
         return verdict
-    import time
-
     ctx = dataclasses.replace(ctx, deadline=time.monotonic() + SECOND_SECONDS)
     result = run_method(name, ctx, options)
     results = [*verdict.methods, result]

@@ -19,6 +19,8 @@ HEAP_SPECS = [
     "take-fraction:2/3",
     "subtraction:multiples-of:3",
     "subtraction:all-but:2,5",
+    "subtraction:primes",
+    "subtraction:squares",
     "kayles",
     "dawsons-kayles",
     "octal:0.137",
@@ -65,7 +67,7 @@ def test_unknown_descriptions_cannot_be_checked() -> None:
     assert describe_game(parse_spec("rule:m < n")) is None
     for bad in (
         None,
-        {"kind": "heap", "rule": {"rule": "primes"}},
+        {"kind": "heap", "rule": {"rule": "cubes"}},
         {"kind": "heap", "rule": {"rule": "takes", "takes": []}},
     ):
         with pytest.raises(CannotCheck):
