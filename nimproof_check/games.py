@@ -7,6 +7,9 @@ A certificate's ``game`` object is one of (``misere``: true for misère play, de
     {"kind": "moore", "k": K}                 lower 1..K heaps at once, each by any amount
     {"kind": "staircase"}                     move coins from stair i to stair i - 1;
                                               coins on stair 0 leave the game
+    {"kind": "graph", "starts": [KEY, ...], "edges": {KEY: [KEY, ...]}}
+                                              an explicit finite game: each position (its
+                                              JSON text) with its options (plugin games)
 
 and a one-heap ``RULE`` is one of::
 
@@ -177,9 +180,44 @@ def check_game(game: Any) -> dict[str, Any]:
     elif kind == "moore":
         if not isinstance(game.get("k"), int) or game["k"] < 1:
             raise CannotCheck("moore: k must be a positive whole number")
+    elif kind == "graph":
+        edges, starts = game.get("edges"), game.get("starts")
+        if not isinstance(edges, dict) or not isinstance(starts, list):
+            raise CannotCheck("a game graph needs starts and edges")
+        for key, options in edges.items():
+            if not isinstance(options, list) or any(q not in edges for q in options):
+                raise Rejected(f"the game graph is not closed: an option of {key} is not listed")
     elif kind != "staircase":
         raise CannotCheck(f"a game kind this checker does not know: {kind!r}")
     return game
+
+
+def graph_values(game: dict[str, Any]) -> dict[str, int]:
+    """The value of every position of an explicit game graph (misère: a terminal position
+    has value 1); Rejected when the graph has a cycle (a play that never ends)."""
+    edges: dict[str, list[str]] = game["edges"]
+    misere = bool(game.get("misere", False))
+    value: dict[str, int] = {}
+    for root in edges:
+        stack, on_path = [root], {root}
+        while stack:
+            top = stack[-1]
+            if top in value:
+                stack.pop()
+                on_path.discard(top)
+                continue
+            todo = [q for q in edges[top] if q not in value]
+            if any(q in on_path for q in todo):
+                raise Rejected(f"the game graph has a cycle through {top}")
+            if todo:
+                stack.append(todo[0])
+                on_path.add(todo[0])
+                continue
+            stack.pop()
+            on_path.discard(top)
+            options = edges[top]
+            value[top] = 1 if misere and not options else mex({value[q] for q in options})
+    return value
 
 
 def slot_rules(game: dict[str, Any], heaps: int) -> list[dict[str, Any]] | None:

@@ -31,6 +31,7 @@ from nimproof_check.games import (
     Rejected,
     Values,
     check_game,
+    graph_values,
     heap_options,
     heap_values,
     mex,
@@ -78,8 +79,22 @@ class _HeapPositions:
         return self.memo[pos]
 
 
+def _key(position: Any) -> str:
+    return json.dumps(position, sort_keys=True)
+
+
 def _evaluator(game: dict[str, Any]) -> tuple[Callable[[Any], int], Callable[[Any], list[Any]]]:
     """``(value, options)`` of a position as claims write it, with options in comparable form."""
+    if game["kind"] == "graph":
+        values = graph_values(game)
+
+        def node(pos: Any) -> str:
+            key = pos if isinstance(pos, str) else _key(pos)
+            if key not in values:
+                raise Rejected(f"position {pos!r} is not in the game graph")
+            return key
+
+        return (lambda pos: values[node(pos)]), (lambda pos: list(game["edges"][node(pos)]))
     if game["kind"] == "heap":
         hp = _HeapPositions(game)
 
@@ -122,11 +137,16 @@ def check_part(part: dict[str, Any], game: dict[str, Any], claim: dict[str, Any]
         raise Rejected("positions and values differ in number")
     value, options = _evaluator(game)
     wins = part.get("winning_moves")
-    for i, (pos, v) in enumerate(zip(positions, values, strict=True)):
+    graph = game["kind"] == "graph"
+    if graph and len(game["starts"]) != len(positions):
+        raise Rejected("the game graph names another number of listed positions")
+    for i, (given, v) in enumerate(zip(positions, values, strict=True)):
+        pos = game["starts"][i] if graph else given
         if value(pos) != v:
             raise Rejected(f"the value of {pos} is {value(pos)}, not {v} as listed")
         if wins is not None:
-            true = {_freeze(q) for q in options(pos) if value(list(q)) == 0}
+            at = (lambda q: q) if graph else list
+            true = {_freeze(q) for q in options(pos) if value(at(q)) == 0}
             listed_moves = {_freeze(_canon_move(game, m)) for m in wins[i]}
             if true != listed_moves:
                 raise Rejected(
@@ -137,6 +157,8 @@ def check_part(part: dict[str, Any], game: dict[str, Any], claim: dict[str, Any]
 
 
 def _canon_move(game: dict[str, Any], move: Any) -> Any:
+    if game["kind"] == "graph":
+        return _key(move)
     if game["kind"] == "heap":
         heaps = [move] if isinstance(move, int) else list(move)
         return tuple(sorted(h for h in heaps if h > 0))

@@ -26,7 +26,7 @@ from typing import Any
 from nimproof.certificates import describe_game
 from nimproof.claims.model import Claim
 from nimproof.provers.context import ClaimContext
-from nimproof.verdict import NO_SCOPE, MethodResult, Verdict
+from nimproof.verdict import NO_SCOPE, MethodResult, Verdict, jsonable
 
 FORMAT = "nimproof-certificate"
 VERSION = 1
@@ -68,6 +68,39 @@ def _listed_part(claim: Claim) -> dict[str, Any]:
     }
 
 
+#: Most positions a game graph in a certificate may hold.
+GRAPH_LIMIT = 50_000
+
+
+def position_key(position: Any) -> str:
+    """A position as the text the game graph names it by (JSON, tuples as lists)."""
+    return json.dumps(jsonable(position), sort_keys=True)
+
+
+def game_graph(game: Any, starts: list[Any]) -> dict[str, Any] | None:
+    """Every position reachable from ``starts`` with its options, as the family's own ``moves``
+    give them: the game of a plugin in the checker's plain form (None beyond GRAPH_LIMIT)."""
+    roots = [game.position(p) for p in starts]
+    edges: dict[str, list[str]] = {}
+    todo = list(roots)
+    while todo:
+        pos = todo.pop()
+        key = position_key(pos)
+        if key in edges:
+            continue
+        if len(edges) >= GRAPH_LIMIT:
+            return None
+        options = list(dict.fromkeys(game.moves(pos)))
+        edges[key] = [position_key(q) for q in options]
+        todo.extend(options)
+    return {
+        "kind": "graph",
+        "starts": [position_key(r) for r in roots],
+        "edges": edges,
+        "misere": bool(game.misere),
+    }
+
+
 def _texts(part: Any, out: dict[str, str]) -> Any:
     """``part`` without its ``texts`` (collected into ``out``), recursively."""
     if isinstance(part, list):
@@ -93,11 +126,14 @@ def build(
         return f"the {source.method} method attaches no certificate to this proof"
     texts: dict[str, str] = {}
     proof = _texts(part, texts)
+    game = describe_game(ctx.game)
+    if game is None and source.method == "reference" and claim.kind == "value":
+        game = game_graph(ctx.game, list(claim.positions))
     data = {
         "format": FORMAT,
         "version": VERSION,
         "claim": claim.to_json(),
-        "game": describe_game(ctx.game),
+        "game": game,
         "method": source.method,
         "scope": verdict.scope.to_json(),
         "detail": source.detail,

@@ -197,3 +197,30 @@ def test_malformed_certificates_are_not_accepted(tmp_path: Path, text: str) -> N
     path = tmp_path / "c.json"
     path.write_text(text)
     assert check_path(path).status == "rejected"
+
+
+def test_plugin_values_through_the_game_graph(tmp_path: Path) -> None:
+    """A plugin's moves are known only through its Python code: the certificate lists the game
+    graph below each listed position, and the checker computes the values on it."""
+    c = claim(
+        "value",
+        "plugin:polygon",
+        None,
+        {},
+        positions=(6, 7, 8),
+        values=(2, 0, 3),
+        id="cert-polygon",
+    )
+    path = certificate(c, tmp_path)
+    data = load(path)
+    assert data["game"]["kind"] == "graph"
+    accepted(path)
+    first = data["game"]["starts"][0]
+    data["game"]["edges"][first] = []  # the first position's moves dropped: its value is 0
+    save(path, data)
+    rejected(path, "not 2")
+    data = load(certificate(c, tmp_path / "b"))
+    key = next(k for k, v in data["game"]["edges"].items() if v)
+    data["game"]["edges"][key] = [*data["game"]["edges"][key], "[999]"]  # not closed
+    save(path, data)
+    rejected(path, "not closed")
