@@ -123,12 +123,15 @@ def check_part(part: dict[str, Any], game: dict[str, Any], claim: dict[str, Any]
         raise Rejected("the listed part has no list of values")
     if kind == "sequence":
         offset = part.get("offset", 0)
-        if game["kind"] != "heap" or not isinstance(offset, int) or offset < 0:
+        if game["kind"] not in ("heap", "graph") or not isinstance(offset, int) or offset < 0:
             raise CannotCheck("sequences of games other than one-heap rules")
+        if game["kind"] == "graph" and len(game["starts"]) != len(values):
+            raise Rejected("the game graph names another number of listed positions")
         value, _ = _evaluator(game)
         for i, v in enumerate(values):
-            if value(offset + i) != v:
-                raise Rejected(f"g({offset + i}) = {value(offset + i)}, not {v} as listed")
+            at = game["starts"][i] if game["kind"] == "graph" else offset + i
+            if value(at) != v:
+                raise Rejected(f"g({offset + i}) = {value(at)}, not {v} as listed")
         return [f"{len(values)} values from n = {offset} recomputed by plain mex"]
     if kind != "value":
         raise CannotCheck(f"listed parts of {kind} claims")
@@ -157,6 +160,9 @@ def check_part(part: dict[str, Any], game: dict[str, Any], claim: dict[str, Any]
 
 
 def _canon_move(game: dict[str, Any], move: Any) -> Any:
+    if game["kind"] == "graph" and game.get("heaps"):
+        heaps = [move] if isinstance(move, int) else list(move)
+        return _key(sorted(h for h in heaps if h > 0))
     if game["kind"] == "graph":
         return _key(move)
     if game["kind"] == "heap":

@@ -25,6 +25,7 @@ from typing import Any
 
 from nimproof.certificates import describe_game
 from nimproof.claims.model import Claim
+from nimproof.games import HeapGame, canonical_heaps
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import NO_SCOPE, MethodResult, Verdict, jsonable
 
@@ -80,7 +81,11 @@ def position_key(position: Any) -> str:
 def game_graph(game: Any, starts: list[Any]) -> dict[str, Any] | None:
     """Every position reachable from ``starts`` with its options, as the family's own ``moves``
     give them: the game of a plugin in the checker's plain form (None beyond GRAPH_LIMIT)."""
-    roots = [game.position(p) for p in starts]
+    heaps = isinstance(game, HeapGame)
+    roots = [
+        canonical_heaps((p,) if isinstance(p, int) else p) if heaps else game.position(p)
+        for p in starts
+    ]
     edges: dict[str, list[str]] = {}
     todo = list(roots)
     while todo:
@@ -98,6 +103,7 @@ def game_graph(game: Any, starts: list[Any]) -> dict[str, Any] | None:
         "starts": [position_key(r) for r in roots],
         "edges": edges,
         "misere": bool(game.misere),
+        "heaps": heaps,
     }
 
 
@@ -127,8 +133,11 @@ def build(
     texts: dict[str, str] = {}
     proof = _texts(part, texts)
     game = describe_game(ctx.game)
-    if game is None and source.method == "reference" and claim.kind == "value":
-        game = game_graph(ctx.game, list(claim.positions))
+    if game is None and source.method == "reference":
+        starts = list(claim.positions)
+        if claim.kind == "sequence":
+            starts = list(range(claim.offset, claim.offset + len(claim.values)))
+        game = game_graph(ctx.game, starts)
     data = {
         "format": FORMAT,
         "version": VERSION,

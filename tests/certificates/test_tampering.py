@@ -224,3 +224,15 @@ def test_plugin_values_through_the_game_graph(tmp_path: Path) -> None:
     data["game"]["edges"][key] = [*data["game"]["edges"][key], "[999]"]  # not closed
     save(path, data)
     rejected(path, "not closed")
+
+
+def test_sequence_of_a_rule_game_through_its_graph(tmp_path: Path) -> None:
+    c = claim("sequence", "rule:m < n", None, {}, values=(0, 1, 2, 3, 4), id="cert-seq")
+    path = certificate(c, tmp_path)
+    accepted(path)
+    data = load(path)
+    assert data["game"]["kind"] == "graph" and data["game"]["heaps"]
+    data["proof"]["values"][3] = 9
+    data["claim"]["values"][3] = 9
+    save(path, data)
+    rejected(path, "not 9")
