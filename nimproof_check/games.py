@@ -30,6 +30,7 @@ Values are computed by plain recursion and mex, nothing more.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator
 from itertools import combinations
@@ -239,6 +240,8 @@ def moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every position one move from ``pos`` (a fixed number of heap slots)."""
     h = len(pos)
     out: list[tuple[int, ...]] = []
+    if game["kind"] == "graph":
+        return _graph_moves(game, pos)
     rules = slot_rules(game, h)
     if rules is not None:
         for i, rule in enumerate(rules):
@@ -258,6 +261,22 @@ def moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
             if i > 0:
                 q[i - 1] += c
             out.append(tuple(q))
+    return out
+
+
+def _graph_moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """One heap's moves read from a game graph over heaps (``"heaps": true``)."""
+    if not game.get("heaps") or len(pos) != 1:
+        raise CannotCheck("a game graph gives moves of one heap only")
+    key = json.dumps([pos[0]] if pos[0] else [])
+    if key not in game["edges"]:
+        raise CannotCheck(f"the game graph does not list heap {pos[0]}")
+    out = []
+    for option in game["edges"][key]:
+        heaps = json.loads(option)
+        if not isinstance(heaps, list) or len(heaps) > 1:
+            raise CannotCheck("the game graph splits heaps")
+        out.append((heaps[0] if heaps else 0,))
     return out
 
 

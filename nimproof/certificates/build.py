@@ -71,6 +71,9 @@ def _listed_part(claim: Claim) -> dict[str, Any]:
 
 #: Most positions a game graph in a certificate may hold.
 GRAPH_LIMIT = 50_000
+#: A one-heap WS1S proof of a game without a plain description carries its game graph on
+#: the heaps below 2**WS1S_GRAPH_BITS (the checker's small instances).
+WS1S_GRAPH_BITS = 5
 
 
 def position_key(position: Any) -> str:
@@ -133,6 +136,8 @@ def build(
     texts: dict[str, str] = {}
     proof = _texts(part, texts)
     game = describe_game(ctx.game)
+    if game is None and proof.get("kind") == "ws1s" and proof.get("heaps") == 1 and ctx.game:
+        game = game_graph(ctx.game, list(range(1 << WS1S_GRAPH_BITS)))
     if game is None and source.method == "reference":
         starts = list(claim.positions)
         if claim.kind == "sequence":

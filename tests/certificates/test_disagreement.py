@@ -56,10 +56,11 @@ def _obligations(verdict: object) -> str:
 
 
 def test_cannot_check_is_not_proved(tmp_path: Path) -> None:
-    """A rule given by a formula has no plain description: the checker cannot check its moves."""
+    """A rule given by a formula has no plain description; on two heaps the certificate
+    carries no game graph either, so the checker cannot check its moves."""
     from tests.provers.helpers import claim
 
-    c = claim("grundy", "rule:m < n", "n", {}, id="cert-rule")
+    c = claim("p_positions", "rule:m < n", "xor(h) == 0", {}, heaps=2, id="cert-rule")
     verdict = certified(c, tmp_path)
     assert verdict.status == "unknown"
     assert "cannot check" in _note(verdict)

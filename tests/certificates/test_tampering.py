@@ -236,3 +236,15 @@ def test_sequence_of_a_rule_game_through_its_graph(tmp_path: Path) -> None:
     data["claim"]["values"][3] = 9
     save(path, data)
     rejected(path, "not 9")
+
+
+def test_ws1s_one_heap_rule_through_its_graph(tmp_path: Path) -> None:
+    """A one-heap game given by a formula: its moves on small heaps come as a game graph."""
+    c = claim("grundy", "rule:m < n and n - m <= 2", "n % 3", {}, id="cert-rule-graph")
+    path = certificate(c, tmp_path)
+    accepted(path)
+    data = load(path)
+    assert data["game"]["kind"] == "graph"
+    data["game"]["edges"]["[5]"] = ["[4]"]  # one move of heap 5 left out of the graph
+    save(path, data)
+    rejected(path, "brute force")

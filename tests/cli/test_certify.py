@@ -48,10 +48,11 @@ predicate = "h[0] == h[1]"
 
 [[claim]]
 id = "rule-nim"
-statement = "A rule written as a formula: Nim again."
-kind = "grundy"
+statement = "A rule written as a formula: two-heap Nim again."
+kind = "p_positions"
 game = "rule:m < n"
-formula = "n"
+heaps = 2
+predicate = "xor(h) == 0"
 """
 
 
