@@ -271,12 +271,12 @@ def _graph_moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, 
     key = json.dumps([pos[0]] if pos[0] else [])
     if key not in game["edges"]:
         raise CannotCheck(f"the game graph does not list heap {pos[0]}")
-    out = []
+    out: list[tuple[int, ...]] = []
     for option in game["edges"][key]:
         heaps = json.loads(option)
         if not isinstance(heaps, list) or len(heaps) > 1:
             raise CannotCheck("the game graph splits heaps")
-        out.append((heaps[0] if heaps else 0,))
+        out.append((int(heaps[0]) if heaps else 0,))
     return out
 
 
