@@ -74,6 +74,8 @@ GRAPH_LIMIT = 50_000
 #: A one-heap WS1S proof of a game without a plain description carries its game graph on
 #: the heaps below 2**WS1S_GRAPH_BITS (the checker's small instances).
 WS1S_GRAPH_BITS = 5
+#: A certificate larger than this many characters is written without indentation.
+COMPACT_FROM = 200_000
 
 
 def position_key(position: Any) -> str:
@@ -173,7 +175,10 @@ def write(folder: Path, data: dict[str, Any], texts: dict[str, str]) -> Path:
     for name, text in texts.items():
         (sub / name).write_text(text, encoding="utf-8")
     path = folder / f"{data['files_dir']}.json"
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if len(text) > COMPACT_FROM:  # a large game graph: no indentation
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    path.write_text(text + "\n", encoding="utf-8")
     return path
 
 
