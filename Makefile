@@ -78,8 +78,8 @@ data: $(STAMP)
 	$(BIN)/nimproof data build
 
 lint: $(STAMP)
-	$(BIN)/ruff check nimproof tests bench
-	$(BIN)/ruff format --check nimproof tests bench
+	$(BIN)/ruff check nimproof nimproof_check tests bench
+	$(BIN)/ruff format --check nimproof nimproof_check tests bench
 	$(BIN)/mypy
 
 mine: $(STAMP)

@@ -3,7 +3,8 @@
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
 ``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones, ``--hunt``
 only the hunt's examples and the share of formulas in the WS1S fragment, ``--misere`` only
-the misère quotients.
+the misère quotients, ``--certificates`` only the certificate benchmark (time to check
+every certificate against the time to find the proofs).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rich.table import Table
 
 from bench.automata import LIMIT_SECONDS, run_automata_benchmarks
 from bench.cases import BENCHMARKS, Result, python_info
+from bench.certificates import run_certificate_benchmark
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.hunt import run_hunt_benchmarks, ws1s_share
@@ -130,6 +132,37 @@ def misere_table(out: Console, err: Console) -> None:
     )
 
 
+def certificate_table(out: Console, err: Console) -> None:
+    """Time to check every certificate of the corpus against the time to find the proofs."""
+    err.print("running the certificate benchmark (every claim: prove, then check) ...", style="dim")
+    t = run_certificate_benchmark()
+    table = Table(
+        title="certificates: time to find the proofs vs time for the independent checker",
+        title_justify="left",
+    )
+    for col in ("certificate kind", "claims", "find proofs", "check certificates", "check / find"):
+        table.add_column(col, justify="left" if col == "certificate kind" else "right")
+    for kind in sorted(t.count):
+        ratio = t.check[kind] / t.prove[kind] if t.prove[kind] else 0.0
+        table.add_row(
+            kind,
+            str(t.count[kind]),
+            _fmt_time(t.prove[kind]),
+            _fmt_time(t.check[kind]),
+            f"{ratio:.2f}",
+        )
+    prove, check = sum(t.prove.values()), sum(t.check.values())
+    table.add_row(
+        "all",
+        str(sum(t.count.values())),
+        _fmt_time(prove),
+        _fmt_time(check),
+        f"{check / prove:.2f}" if prove else "-",
+    )
+    out.print(table)
+    out.print("checker answers: " + ", ".join(f"{n} {s}" for s, n in sorted(t.statuses.items())))
+
+
 def main() -> int:
     """Run the benchmarks in :data:`BENCHMARKS` and report them."""
     out = Console(highlight=False, width=max(170, Console().width))
@@ -138,6 +171,9 @@ def main() -> int:
     full = "--full" in sys.argv[1:]
     if "--automata" in sys.argv[1:]:
         automata_table(out, err, full)
+        return 0
+    if "--certificates" in sys.argv[1:]:
+        certificate_table(out, err)
         return 0
     if "--evaluation" in sys.argv[1:]:
         evaluation_table(out, err)
@@ -242,6 +278,7 @@ def main() -> int:
     FRONTIER_TABLE.write_text(frontier, encoding="utf-8")
     out.print(f"(also written to {FRONTIER_TABLE})")
     automata_table(out, err, full)
+    certificate_table(out, err)
     unproved = [row.name for row in rows if row.status != "proved"]
     out.print(f"total bench time {time.perf_counter() - started:.0f} s")
     if unproved:

@@ -248,6 +248,11 @@ class MethodResult:
     seconds: float = 0.0
     counterexample: Counterexample | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    #: What a reader needs to re-check a ``proved`` without trusting the method (the
+    #: obligations, the theorem and its window, ...): a JSON-ready dict whose ``"kind"``
+    #: names the certificate part (docs/certificates.md). Not part of :meth:`to_json`;
+    #: :mod:`nimproof.certificates` writes it as a certificate file.
+    certificate: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

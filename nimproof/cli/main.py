@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "check": "check a game against a proposed formula",
     "verify": "decide every claim in conjecture files",
     "report": "write the Markdown and HTML reports from a results file",
+    "certify": "re-check proof certificates with the independent checker",
     "mine": "guess closed forms from Grundy tables and verify them",
     "misere": "misère quotient of a take-and-break game: presentation, P-portion, heap map",
     "atlas": "sweep a family of games on Dask into an atlas (parquet, HTML, Markdown)",

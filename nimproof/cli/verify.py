@@ -8,11 +8,13 @@ output path that cannot be written: all found before any claim runs).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import os
 import shlex
 import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import STATUS_STYLE, add_command, add_whole_number, console, progress
@@ -20,6 +22,7 @@ from nimproof.errors import UsageError
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
+    from nimproof.verdict import Verdict
 
 #: The check profiles a conjecture file can address (``[claim.checks_full]``).
 PROFILES = ("default", "full")
@@ -53,13 +56,44 @@ def register(sub: Any) -> None:
         "--reports", metavar="DIR", help="also write the Markdown and HTML reports to DIR"
     )
     p.add_argument("--quiet", action="store_true", help="print only the summary line")
+    p.add_argument(
+        "--certificates",
+        metavar="DIR",
+        help="write each proof's certificate to DIR (default: REPORTS/certificates with --reports)",
+    )
+    p.add_argument(
+        "--no-certify",
+        action="store_true",
+        help="skip the second method and the certificate check (proofs are not held to a certificate)",
+    )
 
 
-def _one(claim: Claim, timeout: float) -> dict[str, Any]:
+def _one(claim: Claim, timeout: float, certify: Certify | None = None) -> dict[str, Any]:
     from nimproof.provers.isolate import decide as decide_one
 
     verdict = decide_one(claim, timeout)
+    if certify is not None:
+        verdict = certify.hold(claim, verdict)
     return {"claim": claim.to_json(), "verdict": verdict.to_json()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Certify:
+    """What ``verify`` does after deciding a claim: a second, independent method on automata
+    and periodicity proofs, then the certificate written to ``folder`` (when set) and checked
+    by the independent checker (:mod:`nimproof.certificates.build`)."""
+
+    profile: str
+    folder: Path | None
+
+    def hold(self, claim: Claim, verdict: Verdict) -> Verdict:
+        """``verdict`` with the second method's result and held to its certificate."""
+        from nimproof.certificates.build import certify, second_opinion
+        from nimproof.provers import auto_witness, prepare
+
+        ctx = auto_witness(prepare(claim))
+        verdict = second_opinion(ctx, verdict, self.profile)
+        return certify(claim, ctx, verdict, self.folder)
 
 
 def command_line(argv: list[str] | None = None) -> str:
@@ -94,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no claims found under {' '.join(args.paths)}")
     for claim in claims:
         prepare(claim)  # unusable input is reported before anything runs
+    certs = output_dir(args.certificates, "--certificates folder") if args.certificates else None
+    if certs is None and reports_dir is not None:
+        certs = reports_dir / "certificates"
+    hold = None if args.no_certify else Certify(args.profile, certs)
     t0 = time.monotonic()
-    ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet)
+    ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet, certify=hold)
     wall = time.monotonic() - t0
     failed = [r for r in ordered if not r["verdict"]["meets_expectation"]]
     summary = _summary(ordered, wall)
@@ -117,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         f"{scopes['bound']}",
         markup=False,
     )
+    if hold is not None:
+        say.print(_certificate_line(ordered, certs), markup=False)
     for r in failed:
         v = r["verdict"]
         got = v["status"]
@@ -140,6 +180,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str:
+    """One line: how many certificates the independent checker accepted, and where they are."""
+    notes = [m for r in results for m in r["verdict"]["methods"] if m["method"] == "certificate"]
+    ok = sum(1 for m in notes if m["status"] == "proved")
+    where = f"written to {folder}" if folder is not None else "not written (no --reports)"
+    return (
+        f"certificates: {ok} accepted by the independent checker, {len(notes) - ok} not "
+        f"(those proofs are reported unknown); {where}"
+    )
+
+
 def _version() -> str:
     from nimproof import __version__
 
@@ -152,7 +203,9 @@ def _stderr_console() -> Any:
     return err_console
 
 
-def decide(claims: list[Claim], jobs: int, timeout: float, *, show: bool) -> list[dict[str, Any]]:
+def decide(
+    claims: list[Claim], jobs: int, timeout: float, *, show: bool, certify: Certify | None = None
+) -> list[dict[str, Any]]:
     """Every claim's result entry, in the order of ``claims``, with a progress bar."""
     from nimproof.cli.common import err_console
 
@@ -162,13 +215,13 @@ def decide(claims: list[Claim], jobs: int, timeout: float, *, show: bool) -> lis
         if jobs == 1 or len(claims) == 1:
             for claim in claims:
                 bar.update(task, description=f"verifying {claim.id}")
-                results[claim.id] = _one(claim, timeout)
+                results[claim.id] = _one(claim, timeout, certify)
                 bar.advance(task)
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_one, c, timeout): c for c in claims}
+                futures = {pool.submit(_one, c, timeout, certify): c for c in claims}
                 for fut in as_completed(futures):
                     results[futures[fut].id] = fut.result()
                     bar.update(task, description=f"done {futures[fut].id}")

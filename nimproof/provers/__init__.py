@@ -135,7 +135,7 @@ def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, 
     return [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
 
 
-def _auto_witness(ctx: ClaimContext) -> ClaimContext:
+def auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
         return ctx
@@ -176,7 +176,7 @@ def verify_claim(
     t0 = time.monotonic()
     ctx = prepare(claim, deadline=t0 + timeout)
     if not only_named:
-        ctx = _auto_witness(ctx)
+        ctx = auto_witness(ctx)
     results: list[MethodResult] = []
     for name, options in method_plan(ctx, only_named):
         if (
@@ -206,6 +206,7 @@ __all__ = [
     "METHODS",
     "ORDER",
     "ClaimContext",
+    "auto_witness",
     "checks_for",
     "method_plan",
     "prepare",

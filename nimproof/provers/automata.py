@@ -36,6 +36,7 @@ from functools import singledispatch
 from itertools import combinations
 from typing import Any, TypedDict
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.expr import parse, zeckendorf
 from nimproof.expr import to_ws1s_zeckendorf as zws1s
 from nimproof.expr.to_ws1s import (
@@ -562,6 +563,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
     stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
     done: list[str] = []
+    record: list[tuple[str, str, str]] = []  # (name, text, MONA's answer) for the certificate
     for ob in p.obligations:
         left = min(timeout, ctx.time_left())
         if left <= 0.05:
@@ -569,6 +571,8 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         answer, name = _decide(p, ob, left, memory, stats)
         if answer.outcome == "valid":
             done.append(name)
+            parts = [ob] if ob.text else ob.fallback[:-1] if name == ob.name else ob.fallback[-1:]
+            record += [(part.name, part.text, "valid") for part in parts]
             continue
         if answer.outcome in ("counterexample", "unsatisfiable"):
             found = recheck(ctx, p, name, _decoded(p, answer), _shrinker(p, ob, memory, stats, ctx))
@@ -589,7 +593,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         scope = Scope("all", measure="value")
     numeration = "" if p.numeration is BINARY else f", {p.numeration.name} numeration"
     detail = f"WS1S obligations {', '.join(done)} valid (MONA{numeration}), every heap size"
-    return MethodResult(NAME, "proved", scope, detail, time.monotonic() - t0, stats=stats)
+    part = certificate_parts.ws1s(ctx.kind, p.heaps, ctx.misere, p.header, record)
+    seconds = time.monotonic() - t0
+    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
 
 
 def _plan(ctx: ClaimContext, choice: str) -> Plan:

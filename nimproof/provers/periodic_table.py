@@ -44,6 +44,7 @@ from typing import Any, TypedDict
 import numpy as np
 import z3
 
+from nimproof import certificates
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
@@ -208,11 +209,12 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     solver = Solver(time.monotonic() + min(timeout, max(ctx.time_left(), 0.1)))
     max_n = int(options.get("max_n", DEFAULT_MAX_N))
+    cert: dict[str, Any] = {}  # the certificate part, filled by the paths that provide one
     try:
         if ctx.kind == "sum_rule":
-            status, detail, cx = _sum_rule(ctx, max_n)
+            status, detail, cx = _sum_rule(ctx, max_n, cert)
         elif ctx.kind in ("grundy", "p_positions") and _one_heap_game(ctx) is not None:
-            status, detail, cx = _one_heap(ctx, solver, max_n)
+            status, detail, cx = _one_heap(ctx, solver, max_n, cert)
         elif ctx.kind == "p_positions":
             status, detail, cx = _several_heaps(ctx, solver, max_n)
         else:
@@ -227,9 +229,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         return MethodResult(
             NAME, "refuted", detail=detail, seconds=seconds, counterexample=cx, stats=stats
         )
-    return MethodResult(
-        NAME, "proved", Scope("all", measure="heap", heaps=ctx.heaps), detail, seconds, stats=stats
-    )
+    scope = Scope("all", measure="heap", heaps=ctx.heaps)
+    part = certificates.periodic_table(cert, solver.queries) if cert else None
+    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
 
 
 Outcome = tuple[str, str, Counterexample | None]
@@ -253,7 +255,7 @@ def _fact(game: HeapGame, max_n: int) -> PeriodFact:
     return fact
 
 
-def _one_heap(ctx: ClaimContext, solver: Solver, max_n: int) -> Outcome:
+def _one_heap(ctx: ClaimContext, solver: Solver, max_n: int, cert: dict[str, Any]) -> Outcome:
     game = _one_heap_game(ctx)
     assert game is not None and ctx.formula is not None
     fact = _fact(game, max_n)
@@ -282,6 +284,7 @@ def _one_heap(ctx: ClaimContext, solver: Solver, max_n: int) -> Outcome:
         wrong = np.flatnonzero(undefined | (claimed != truth))
     if wrong.size:
         _refute_heap(ctx, int(wrong[0]))
+    cert.update(fact=fact, game=game, kind=ctx.kind, L=L, S=S, M=M, claimed=claimed.tolist())
     what = "predicate" if predicate else "formula"
     detail = (
         f"periodic-table reduction: {fact.describe()}; the {what} repeats with period {L}"
@@ -468,8 +471,10 @@ def _heap_start(
     )
 
 
-def _sum_rule(ctx: ClaimContext, max_n: int) -> Outcome:
+def _sum_rule(ctx: ClaimContext, max_n: int, cert: dict[str, Any]) -> Outcome:
     parts: list[str] = []
+    facts: list[tuple[HeapGame, PeriodFact | None]] = []
+    cert["sum"] = facts
     for comp in ctx.components:
         if comp.misere:
             raise NotApplicable(
@@ -477,11 +482,13 @@ def _sum_rule(ctx: ClaimContext, max_n: int) -> Outcome:
             )
         if not comp.splits:
             parts.append(f"{comp.spec} (non-splitting: every heap's value is its mex)")
+            facts.append((comp, None))
             continue
         fact = proved_periodicity(comp, max_n)
         if isinstance(fact, str):
             raise NotApplicable(f"{comp.spec} splits heaps and has no proved period: {fact}")
         parts.append(fact.describe())
+        facts.append((comp, fact))
     detail = (
         "Sprague–Grundy composition: the value of a disjunctive sum of normal-play heap games is "
         "the xor of the parts' values (condition 1: each part's own mex; condition 2: the xor "

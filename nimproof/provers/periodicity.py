@@ -31,6 +31,7 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.engines import reference
 from nimproof.games import HeapGame
 from nimproof.provers.context import ClaimContext
@@ -108,8 +109,10 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
     if claim.least and (d, n1) != (p, n0):
         return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats)
     found = f"least period {d} from least preperiod {n1}"
-    if theorem:
+    if window is not None:
         stats.update(theorem=theorem, window_end=end)
+        values = [int(v) for v in table[: window.needs]]
+        part = certificate_parts.periodicity(theorem, p, n0, s, values, claim.least)
         return MethodResult(
             NAME,
             "proved",
@@ -117,6 +120,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
             f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
             f"{found}",
             stats=stats,
+            certificate=part,
         )
     return MethodResult(
         NAME,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -25,6 +26,9 @@ class Solver:
         self.logic = logic
         self.calls = 0
         self.seconds = 0.0
+        #: Every decided query, for the certificate: ``{"role", "answer", "smt2"}`` (the
+        #: role is the calling function's name, the query in SMT-LIB 2 as z3 prints it).
+        self.queries: list[dict[str, str]] = []
 
     def check(self, *constraints: z3.BoolRef, quantified: bool = False) -> z3.ModelRef | None:
         """The model of a satisfiable query, None for ``unsat``; raises Undecided otherwise."""
@@ -38,6 +42,9 @@ class Solver:
         result = s.check()
         self.calls += 1
         self.seconds += time.monotonic() - t0
+        if result in (z3.unsat, z3.sat):
+            role = sys._getframe(1).f_code.co_name.strip("_")
+            self.queries.append({"role": role, "answer": str(result), "smt2": s.to_smt2()})
         if result == z3.unsat:
             return None
         if result == z3.sat:

@@ -17,6 +17,7 @@ from typing import Any, TypedDict
 
 import z3
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.errors import EvalError
 from nimproof.expr.nodes import free_names
 from nimproof.expr.to_z3 import Unsupported, compile_int
@@ -73,9 +74,10 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             stats=stats,
         )
     measure = "value" if ctx.kind == "identity" else "heap"
-    return MethodResult(
-        NAME, "proved", Scope("all", measure=measure), how, time.monotonic() - t0, stats=stats
-    )
+    part = certificate_parts.smt(ctx.kind, solver.queries)
+    seconds = time.monotonic() - t0
+    scope = Scope("all", measure=measure)
+    return MethodResult(NAME, "proved", scope, how, seconds, stats=stats, certificate=part)
 
 
 def _shrink(solver: Solver, query: list[z3.BoolRef], var: z3.ArithRef) -> int:

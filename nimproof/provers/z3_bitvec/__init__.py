@@ -35,10 +35,12 @@ they share. This module runs them width by width and reports.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.evidence import Candidate
@@ -124,7 +126,11 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             )
         proved.append(w)
     status = "proved" if proved else "unknown"
-    return _result(ctx, status, scope(), None, "", notes, solver, t0, proved)
+    result = _result(ctx, status, scope(), None, "", notes, solver, t0, proved)
+    if not proved:
+        return result
+    part = certificate_parts.smt(ctx.kind, solver.queries, widths=proved)
+    return dataclasses.replace(result, certificate=part)
 
 
 def _result(
