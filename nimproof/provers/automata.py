@@ -552,9 +552,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     t0 = time.monotonic()
     if not mona.available():
         return MethodResult(NAME, "unknown", detail=mona.MISSING)
-    parts = automata_parts.part_moves(ctx.game)
-    if parts is not None:  # rules that leave several heaps: their own obligations
-        return automata_parts.run(ctx, parts, options, NAME)
+    rule = automata_parts.part_moves(ctx.game)
+    if rule is not None:  # rules that leave several heaps: their own obligations
+        return automata_parts.run(ctx, rule, options, NAME)
     try:
         p = _plan(ctx, str(options.get("numeration", "auto")))
     except (NotExpressible, Unsupported) as exc:

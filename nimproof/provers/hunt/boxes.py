@@ -81,8 +81,7 @@ def _with_witness(ctx: ClaimContext) -> ClaimContext:
     """``ctx`` with its family's built-in winning-move witness when it names none."""
     from nimproof import provers
 
-    named = getattr(provers, "auto_witness", None) or provers._auto_witness
-    out: ClaimContext = named(ctx)
+    out: ClaimContext = provers.auto_witness(ctx)
     return out
 
 
