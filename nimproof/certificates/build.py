@@ -2,9 +2,12 @@
 
 :func:`certify` is what ``verify`` runs on every verdict: a verdict proved
 for the claim's whole domain (scope ``all``, or the listed positions) keeps
-``proved`` only when its certificate is **accepted** by :mod:`nimproof_check`;
-a rejected certificate, or one the checker cannot check, turns it into
-``unknown`` with the reason. Bounded results (heaps below ``2**w``, up to a
+``proved`` only when its certificate is **accepted** by :mod:`nimproof_check`,
+or when the checker answers "cannot check" (it does not yet cover that game or
+proof) and ``strict`` is off: the verdict then says, in a ``certificate`` row,
+that the proof was not independently checked. A **rejected** certificate
+always turns it into ``unknown`` with the reason, and so does "cannot check"
+under ``strict`` (``verify --strict-certificates``). Bounded results (heaps below ``2**w``, up to a
 bound) are not proofs of the claim; a certificate they carry (z3's
 queries) is checked too, and a rejection (the second solver disagrees) makes
 them ``unknown`` as well.
@@ -33,6 +36,8 @@ FORMAT = "nimproof-certificate"
 VERSION = 1
 #: The pseudo-method name under which the checker's answer is shown in a verdict.
 CHECKER = "certificate"
+#: How a ``certificate`` row starts when the checker could not check a proof that stands.
+NOT_CHECKED = "not independently checked (the checker cannot check it yet)"
 #: The width z3 checks an automata proof at, by profile.
 SECOND_WIDTH = {"default": 64, "full": 256}
 #: Seconds the second method may take per claim.
@@ -182,9 +187,17 @@ def write(folder: Path, data: dict[str, Any], texts: dict[str, str]) -> Path:
     return path
 
 
-def certify(claim: Claim, ctx: ClaimContext, verdict: Verdict, folder: Path | None) -> Verdict:
+def certify(
+    claim: Claim,
+    ctx: ClaimContext,
+    verdict: Verdict,
+    folder: Path | None,
+    *,
+    strict: bool = True,
+) -> Verdict:
     """``verdict`` held to its certificate (see the module docstring); the checker's answer is
-    added as a method result named ``certificate``."""
+    added as a method result named ``certificate``. A rejected certificate always makes the
+    verdict ``unknown``; one the checker cannot check does so only when ``strict``."""
     from nimproof_check import check_path
 
     if verdict.status != "proved":
@@ -194,7 +207,7 @@ def certify(claim: Claim, ctx: ClaimContext, verdict: Verdict, folder: Path | No
     if isinstance(built, str):
         if not whole:
             return verdict
-        return _unknown(verdict, f"cannot check: {built}")
+        return _cannot(verdict, built, strict)
     data, texts = built
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="nimproof-cert-") as tmp:
@@ -206,9 +219,20 @@ def certify(claim: Claim, ctx: ClaimContext, verdict: Verdict, folder: Path | No
         detail = f"accepted by the independent checker ({where}): " + "; ".join(report.checked)
         ok = MethodResult(CHECKER, "proved", verdict.scope, detail, seconds)
         return dataclasses.replace(verdict, methods=(*verdict.methods, ok))
-    if not whole and report.status == "cannot check":
-        return verdict
+    if report.status == "cannot check":
+        if not whole:
+            return verdict
+        return _cannot(verdict, f"{report.reason} ({where})", strict, seconds)
     return _unknown(verdict, f"certificate {report.status} ({where}): {report.reason}", seconds)
+
+
+def _cannot(verdict: Verdict, why: str, strict: bool, seconds: float = 0.0) -> Verdict:
+    """A proof the checker cannot check: ``unknown`` when ``strict``, else kept with a row that
+    says it was not independently checked."""
+    if strict:
+        return _unknown(verdict, f"cannot check: {why}", seconds)
+    note = MethodResult(CHECKER, "unknown", detail=f"{NOT_CHECKED}: {why}", seconds=seconds)
+    return dataclasses.replace(verdict, methods=(*verdict.methods, note))
 
 
 def _unknown(verdict: Verdict, why: str, seconds: float = 0.0) -> Verdict:
@@ -242,5 +266,10 @@ def second_opinion(ctx: ClaimContext, verdict: Verdict, profile: str) -> Verdict
     result = run_method(name, ctx, options)
     results = [*verdict.methods, result]
     return Verdict.combine(
-        verdict.claim_id, results, verdict.expect, verdict.seconds + result.seconds, verdict.require
+        verdict.claim_id,
+        results,
+        verdict.expect,
+        verdict.seconds + result.seconds,
+        verdict.require,
+        domain=ctx.claim.domain(),
     )

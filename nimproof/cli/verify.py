@@ -66,6 +66,12 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip the second method and the certificate check (proofs are not held to a certificate)",
     )
+    p.add_argument(
+        "--strict-certificates",
+        action="store_true",
+        help="a proof the checker cannot check yet is reported unknown (default: kept, marked"
+        " 'not independently checked')",
+    )
 
 
 def _one(claim: Claim, timeout: float, certify: Certify | None = None) -> dict[str, Any]:
@@ -85,6 +91,7 @@ class Certify:
 
     profile: str
     folder: Path | None
+    strict: bool = False
 
     def hold(self, claim: Claim, verdict: Verdict) -> Verdict:
         """``verdict`` with the second method's result and held to its certificate."""
@@ -93,7 +100,7 @@ class Certify:
 
         ctx = auto_witness(prepare(claim))
         verdict = second_opinion(ctx, verdict, self.profile)
-        return certify(claim, ctx, verdict, self.folder)
+        return certify(claim, ctx, verdict, self.folder, strict=self.strict)
 
 
 def command_line(argv: list[str] | None = None) -> str:
@@ -131,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     certs = output_dir(args.certificates, "--certificates folder") if args.certificates else None
     if certs is None and reports_dir is not None:
         certs = reports_dir / "certificates"
-    hold = None if args.no_certify else Certify(args.profile, certs)
+    hold = None if args.no_certify else Certify(args.profile, certs, args.strict_certificates)
     t0 = time.monotonic()
     ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet, certify=hold)
     wall = time.monotonic() - t0
@@ -182,12 +189,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str:
     """One line: how many certificates the independent checker accepted, and where they are."""
+    from nimproof.certificates.build import NOT_CHECKED
+
     notes = [m for r in results for m in r["verdict"]["methods"] if m["method"] == "certificate"]
     ok = sum(1 for m in notes if m["status"] == "proved")
+    unchecked = sum(1 for m in notes if m["detail"].startswith(NOT_CHECKED))
     where = f"written to {folder}" if folder is not None else "not written (no --reports)"
     return (
-        f"certificates: {ok} accepted by the independent checker, {len(notes) - ok} not "
-        f"(those proofs are reported unknown); {where}"
+        f"certificates: {ok} accepted by the independent checker, {unchecked} proofs it cannot "
+        f"check yet (kept, marked so), {len(notes) - ok - unchecked} not accepted (those "
+        f"verdicts are unknown); {where}"
     )
 
 

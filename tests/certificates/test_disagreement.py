@@ -64,3 +64,19 @@ def test_cannot_check_is_not_proved(tmp_path: Path) -> None:
     verdict = certified(c, tmp_path)
     assert verdict.status == "unknown"
     assert "cannot check" in _note(verdict)
+
+
+def test_outside_strict_mode_an_uncheckable_proof_stands_marked_not_independently_checked(
+    tmp_path: Path,
+) -> None:
+    """``verify`` without --strict-certificates keeps such a proof, with a row saying so;
+    a rejected certificate still makes the verdict unknown (the tampering tests)."""
+    from nimproof.certificates.build import NOT_CHECKED, certify
+    from tests.certificates.helpers import proved
+    from tests.provers.helpers import claim
+
+    c = claim("p_positions", "rule:m < n", "xor(h) == 0", {}, heaps=2, id="cert-rule")
+    verdict, ctx = proved(c)
+    kept = certify(c, ctx, verdict, tmp_path, strict=False)
+    assert kept.status == "proved" and kept.scope == verdict.scope
+    assert _note(kept).startswith(NOT_CHECKED)
