@@ -181,6 +181,10 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
     kind, h, misere = part.get("claim_kind"), part.get("heaps"), bool(part.get("misere", False))
     if kind not in ("p_positions", "grundy", "identity") or not isinstance(h, int) or h < 1:
         raise CannotCheck(f"a WS1S part for claim kind {kind!r} on {h!r} heaps")
+    numeration = part.get("numeration", "binary")
+    if numeration != "binary":
+        # The checker's own obligations and small instances read sets as binary numbers.
+        raise CannotCheck(f"WS1S proofs in {numeration!r} numeration")
     header = read(part["header"])
     if "ck_" in header:
         raise Rejected("the header defines names the checker reserves (ck_...)")

@@ -11,6 +11,7 @@ plain description.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import singledispatch
 from typing import Any
 
 from nimproof.certificates import parts
@@ -27,45 +28,80 @@ from nimproof.games.base import (
 )
 
 
-def _rule(game: Game) -> dict[str, Any] | None:
-    spec = game.moves_spec
-    if isinstance(spec, FiniteTakes):
-        return {"rule": "takes", "takes": sorted(spec.takes)}
-    if isinstance(spec, IntervalTakes):
-        return {"rule": "interval", "p": spec.p, "q": spec.q}
-    if isinstance(spec, SetTakes) and spec.kind == "multiples-of":
-        return {"rule": "multiples-of", "k": spec.modulus}
-    if isinstance(spec, SetTakes) and spec.kind == "all-but":
-        return {"rule": "all-but", "excluded": sorted(spec.excluded)}
-    if isinstance(spec, SetTakes) and spec.kind in ("primes", "squares", "triangular"):
-        return {"rule": spec.kind}
-    if isinstance(spec, TakeAndBreak):
-        return {"rule": "code", "digits": list(spec.digits)}
-    if isinstance(spec, SplitUnequal):
-        return {"rule": "split-unequal"}
+@singledispatch
+def _rule_of(spec: object) -> dict[str, Any] | None:
+    """A one-heap rule in the checker's description; None where it has no form for it."""
     return None
+
+
+@_rule_of.register
+def _(spec: FiniteTakes) -> dict[str, Any] | None:
+    return {"rule": "takes", "takes": sorted(spec.takes)}
+
+
+@_rule_of.register
+def _(spec: IntervalTakes) -> dict[str, Any] | None:
+    return {"rule": "interval", "p": spec.p, "q": spec.q}
+
+
+@_rule_of.register
+def _(spec: SetTakes) -> dict[str, Any] | None:
+    if spec.kind == "multiples-of":
+        return {"rule": "multiples-of", "k": spec.modulus}
+    if spec.kind == "all-but":
+        return {"rule": "all-but", "excluded": sorted(spec.excluded)}
+    if spec.kind in ("primes", "squares", "triangular"):
+        return {"rule": spec.kind}
+    return None
+
+
+@_rule_of.register
+def _(spec: TakeAndBreak) -> dict[str, Any] | None:
+    return {"rule": "code", "digits": list(spec.digits)}
+
+
+@_rule_of.register
+def _(spec: SplitUnequal) -> dict[str, Any] | None:
+    return {"rule": "split-unequal"}
+
+
+def _rule(game: Game) -> dict[str, Any] | None:
+    return _rule_of(game.moves_spec)
+
+
+@singledispatch
+def _shape(spec: object, game: Game) -> dict[str, Any] | None:
+    """The game's kind in the checker's description; by default a heap game with its rule."""
+    rule = _rule(game)
+    return None if rule is None else {"kind": "heap", "rule": rule}
+
+
+@_shape.register
+def _(spec: UpToKHeaps, game: Game) -> dict[str, Any] | None:
+    return {"kind": "moore", "k": spec.k}
+
+
+@_shape.register
+def _(spec: StairToStair, game: Game) -> dict[str, Any] | None:
+    return {"kind": "staircase"}
+
+
+@_shape.register
+def _(spec: OneHeapOfEach, game: Game) -> dict[str, Any] | None:
+    rules = [_rule(c) for c in spec.components]
+    return None if None in rules else {"kind": "sum", "rules": rules}
 
 
 def describe_game(game: Game | None) -> dict[str, Any] | None:
     """``game`` in the checker's plain description (:mod:`nimproof_check.games`), or None when
     the checker has no form for it (relations given by formulas, plugins, ...).
 
-    This is the one place of this package that reads move descriptions by their class.
+    The description's record chooses the form (dispatch on its type, as ARCHITECTURE.md
+    describes); a record with no form registered here gives None ("cannot check").
     """
     if game is None:
         return None
-    spec = game.moves_spec
-    out: dict[str, Any] | None
-    if isinstance(spec, UpToKHeaps):
-        out = {"kind": "moore", "k": spec.k}
-    elif isinstance(spec, StairToStair):
-        out = {"kind": "staircase"}
-    elif isinstance(spec, OneHeapOfEach):
-        rules = [_rule(c) for c in spec.components]
-        out = None if None in rules else {"kind": "sum", "rules": rules}
-    else:
-        rule = _rule(game)
-        out = None if rule is None else {"kind": "heap", "rule": rule}
+    out = _shape(game.moves_spec, game)
     if out is not None:
         out["misere"] = bool(game.misere)
     return out

@@ -28,10 +28,12 @@ def ws1s(
     misere: bool,
     header: str,
     obligations: Sequence[tuple[str, str, str]],
+    numeration: str = "binary",
 ) -> dict[str, Any]:
     """The automata method's part: the header (the prelude, ``move``, ``terminal`` and the
     claim's ``S``/``G``/``F``) and each obligation ``(name, body, MONA's answer)``; each
-    obligation file is the whole text MONA read (header and body)."""
+    obligation file is the whole text MONA read (header and body). ``numeration`` says how
+    a set of positions stands for a number (``binary``, or ``zeckendorf``)."""
     texts = {"header.mona": header}
     listed = []
     for i, (name, body, answer) in enumerate(obligations):
@@ -43,6 +45,7 @@ def ws1s(
         "claim_kind": claim_kind,
         "heaps": heaps,
         "misere": misere,
+        "numeration": numeration,
         "header": "header.mona",
         "obligations": listed,
         "texts": texts,

@@ -572,7 +572,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         if answer.outcome == "valid":
             done.append(name)
             parts = [ob] if ob.text else ob.fallback[:-1] if name == ob.name else ob.fallback[-1:]
-            record += [(part.name, part.text, "valid") for part in parts]
+            record += [(part.name, _assumed(p, part.text), "valid") for part in parts]
             continue
         if answer.outcome in ("counterexample", "unsatisfiable"):
             found = recheck(ctx, p, name, _decoded(p, answer), _shrinker(p, ob, memory, stats, ctx))
@@ -593,7 +593,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         scope = Scope("all", measure="value")
     numeration = "" if p.numeration is BINARY else f", {p.numeration.name} numeration"
     detail = f"WS1S obligations {', '.join(done)} valid (MONA{numeration}), every heap size"
-    part = certificate_parts.ws1s(ctx.kind, p.heaps, ctx.misere, p.header, record)
+    part = certificate_parts.ws1s(
+        ctx.kind, p.heaps, ctx.misere, p.header, record, p.numeration.name.lower()
+    )
     seconds = time.monotonic() - t0
     return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
 

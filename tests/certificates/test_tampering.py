@@ -248,3 +248,24 @@ def test_ws1s_one_heap_rule_through_its_graph(tmp_path: Path) -> None:
     data["game"]["edges"]["[5]"] = ["[4]"]  # one move of heap 5 left out of the graph
     save(path, data)
     rejected(path, "brute force")
+
+
+def test_a_zeckendorf_proof_is_never_accepted_as_binary(tmp_path: Path) -> None:
+    """The checker reads sets as binary numbers: a Wythoff proof in Zeckendorf numeration is
+    'cannot check'; relabelled as binary, its own obligations fail and it is rejected."""
+    wythoff = claim(
+        "p_positions",
+        "wythoff",
+        "(h[0] <= h[1] and h[0] == phi_floor(h[1] - h[0]))"
+        " or (h[1] <= h[0] and h[1] == phi_floor(h[0] - h[1]))",
+        {"automata": {}},
+        heaps=2,
+        id="cert-wythoff",
+    )
+    path = certificate(wythoff, tmp_path)
+    assert load(path)["proof"]["numeration"] == "zeckendorf"
+    assert check_path(path).status == "cannot check"
+    data = load(path)
+    data["proof"]["numeration"] = "binary"
+    save(path, data)
+    assert check_path(path).status == "rejected"

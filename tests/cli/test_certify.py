@@ -56,32 +56,43 @@ predicate = "xor(h) == 0"
 """
 
 
+def _verify(tmp_path: Path, *extra: str) -> tuple[int, Path, Path]:
+    (tmp_path / "c.toml").write_text(CLAIMS)
+    certs, out = tmp_path / "certs", tmp_path / "r.json"
+    argv = ["verify", str(tmp_path / "c.toml"), "--certificates", str(certs), "--json", str(out)]
+    return main([*argv, "--jobs", "1", *extra]), certs, out
+
+
+def _verdicts(out: Path) -> dict[str, dict[str, object]]:
+    return {r["claim"]["id"]: r["verdict"] for r in json.loads(out.read_text())["results"]}
+
+
+def test_verify_under_strict_certificates_does_not_prove_what_it_cannot_certify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, out = _verify(tmp_path, "--strict-certificates")
+    said = capsys.readouterr().out
+    assert "certificates: 1 accepted by the independent checker, 0 proofs it cannot" in said
+    assert code == 1  # the rule: claim cannot be certified, so it is not proved
+    rule = _verdicts(out)["rule-nim"]
+    assert rule["status"] == "unknown"
+    assert "cannot check" in rule["methods"][-1]["detail"]  # type: ignore[index]
+
+
 def test_verify_writes_and_checks_certificates(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "c.toml").write_text(CLAIMS)
-    certs, out = tmp_path / "certs", tmp_path / "r.json"
-    code = main(
-        [
-            "verify",
-            str(tmp_path / "c.toml"),
-            "--certificates",
-            str(certs),
-            "--json",
-            str(out),
-            "--jobs",
-            "1",
-        ]
-    )
+    code, certs, out = _verify(tmp_path)
     said = capsys.readouterr().out
-    assert "certificates: 1 accepted by the independent checker, 1 not" in said
-    assert code == 1  # the rule: claim cannot be certified, so it is not proved
-    verdicts = {r["claim"]["id"]: r["verdict"] for r in json.loads(out.read_text())["results"]}
+    assert "certificates: 1 accepted by the independent checker, 1 proofs it cannot" in said
+    assert code == 0  # by default a proof the checker cannot check yet stands, marked so
+    verdicts = _verdicts(out)
     assert verdicts["nim-two"]["status"] == "proved"
-    methods = {m["method"]: m for m in verdicts["nim-two"]["methods"]}
+    methods = {m["method"]: m for m in verdicts["nim-two"]["methods"]}  # type: ignore[attr-defined]
     assert "z3_bitvec" in methods  # the second, independent method, shown beside the proof
     assert methods["certificate"]["detail"].startswith("accepted")
-    assert verdicts["rule-nim"]["status"] == "unknown"
-    assert "cannot check" in verdicts["rule-nim"]["methods"][-1]["detail"]
+    assert verdicts["rule-nim"]["status"] == "proved"
+    note = verdicts["rule-nim"]["methods"][-1]  # type: ignore[index]
+    assert note["method"] == "certificate" and "not independently checked" in note["detail"]
     assert (certs / "nim-two.json").exists()
     assert main(["certify", str(certs / "nim-two.json"), "--quiet"]) == 0

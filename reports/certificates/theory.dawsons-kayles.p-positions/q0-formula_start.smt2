@@ -1,0 +1,10 @@
+; benchmark generated from python API
+(set-info :status unknown)
+(declare-fun n () Int)
+(assert
+ (let (($x176858 (or (= 0 (+ n 34)) (= 1 (+ n 34)) (= 15 (+ n 34)) (= 35 (+ n 34)) (= 5 (mod (+ n 34) 34)) (= 9 (mod (+ n 34) 34)) (= 21 (mod (+ n 34) 34)) (= 25 (mod (+ n 34) 34)) (= 29 (mod (+ n 34) 34)))))
+(let (($x16926 (or (= 0 n) (= 1 n) (= 15 n) (= 35 n) (= 5 (mod n 34)) (= 9 (mod n 34)) (= 21 (mod n 34)) (= 25 (mod n 34)) (= 29 (mod n 34)))))
+(let (($x78244 (= $x16926 $x176858)))
+(let (($x559201 (>= n 53)))
+(and $x559201 (or (and (distinct true true) true) (and true (not $x78244)))))))))
+(check-sat)
