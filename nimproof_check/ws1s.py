@@ -60,12 +60,17 @@ def run_mona(text: str, timeout: float) -> tuple[str, str]:
         path = os.path.join(tmp, "check.mona")
         with open(path, "w", encoding="ascii") as fh:
             fh.write(text)
-        try:
-            proc = subprocess.run(
-                [exe, "-q", path], capture_output=True, text=True, timeout=timeout, check=False
-            )
-        except subprocess.TimeoutExpired:
-            raise CannotCheck(f"MONA did not answer within {timeout:g} s") from None
+        for _ in range(3):  # MONA 1.4 now and then segfaults on a formula it then decides
+            try:
+                proc = subprocess.run(
+                    [exe, "-q", path], capture_output=True, text=True, timeout=timeout, check=False
+                )
+            except subprocess.TimeoutExpired:
+                raise CannotCheck(f"MONA did not answer within {timeout:g} s") from None
+            if proc.returncode >= 0 or proc.returncode == -6:
+                break
+        else:
+            raise CannotCheck(f"MONA was killed by signal {-proc.returncode} three times")
     out = proc.stdout.lstrip()
     if proc.returncode in (-6, 134) or "out of memory" in out:
         raise CannotCheck("MONA ran out of room (automaton too large)")
