@@ -30,22 +30,19 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 import numpy as np
-import z3
 
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
-from nimproof.expr.to_z3 import Unsupported, compile_int
+from nimproof.expr.to_z3 import Unsupported
 from nimproof.misere.quotient import MisereQuotient, misere_quotient
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.periodic_table import _moduli
+from nimproof.provers.periodic_table import NotApplicable, _moduli, repeat_start
 from nimproof.provers.solving import Solver, Undecided
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "misere_quotient"
 #: Largest box of heap residues checked.
 MAX_BOX = 4_000_000
-#: Starts tried per heap before the predicate is declared not periodic.
-START_TRIES = 4
 DEFAULT_TIMEOUT = 30.0
 #: Heap bound of the quotient computation (the theorem usually stops it earlier).
 DEFAULT_MAX_HEAP = 400
@@ -60,10 +57,6 @@ class Options(TypedDict, total=False):
     max_heap: int
     max_positions: int
     timeout: float
-
-
-class NotApplicable(Exception):
-    """The reduction does not apply; the message says why."""
 
 
 def applies(ctx: ClaimContext) -> bool:
@@ -184,24 +177,6 @@ def _decide(
 
 
 def _heap_start(ctx: ClaimContext, solver: Solver, i: int, k: int, start: int, L: int) -> int:
-    """The least tried ``M >= start`` from which the predicate repeats in heap ``i``, others free."""
-    assert ctx.formula is not None
-    hs = [z3.Int(f"h{j}") for j in range(k)]
-    moved = [h + L if j == i else h for j, h in enumerate(hs)]
-    a = compile_int(ctx.formula, {"h": hs, **ctx.params})
-    b = compile_int(ctx.formula, {"h": moved, **ctx.params})
-    nonneg = z3.And(*[h >= 0 for h in hs])
-    M = start
-    for _ in range(START_TRIES):
-        bad = z3.And(
-            nonneg,
-            hs[i] >= M,
-            z3.Or(a.condition != b.condition, z3.And(a.condition, a.term != b.term)),
-        )
-        model = solver.check(bad)
-        if model is None:
-            return M
-        M = 2 * M + L
-    raise NotApplicable(
-        f"the predicate does not repeat in heap {i} with period {L} from any tried start"
-    )
+    """The least tried ``M >= start`` from which the predicate repeats in heap ``i``, others free
+    (after a break at ``M`` the next start tried is ``2M + L``)."""
+    return repeat_start(ctx, solver, k, i, start, L, lambda M, _x: 2 * M + L)

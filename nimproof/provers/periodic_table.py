@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypedDict
@@ -439,12 +439,23 @@ def _several_heaps(ctx: ClaimContext, solver: Solver, max_n: int) -> Outcome:
     return "proved", detail, None
 
 
-def _heap_start(
-    ctx: ClaimContext, solver: Solver, comps: list[HeapGame], i: int, start: int, L: int
+def repeat_start(
+    ctx: ClaimContext,
+    solver: Solver,
+    k: int,
+    i: int,
+    start: int,
+    L: int,
+    after_break: Callable[[int, tuple[int, ...]], int],
 ) -> int:
-    """The least tried ``M >= start`` from which the predicate repeats in heap ``i``, others free."""
+    """The least tried ``M >= start`` from which the predicate on ``k`` heaps repeats with
+    period ``L`` in heap ``i``, the other heaps free (z3 over the integers).
+
+    When the predicate breaks at heaps ``x`` with ``x[i] >= M``, ``after_break(M, x)`` gives
+    the next start to try (it may raise instead). Raises NotApplicable after ``START_TRIES``.
+    """
     assert ctx.formula is not None
-    hs = [z3.Int(f"h{j}") for j in range(len(comps))]
+    hs = [z3.Int(f"h{j}") for j in range(k)]
     moved = [h + L if j == i else h for j, h in enumerate(hs)]
     a = compile_int(ctx.formula, {"h": hs, **ctx.params})
     b = compile_int(ctx.formula, {"h": moved, **ctx.params})
@@ -459,16 +470,26 @@ def _heap_start(
         model = solver.check(bad)
         if model is None:
             return M
+        M = after_break(M, tuple(value_of(model, h) for h in hs))
+    raise NotApplicable(
+        f"the predicate does not repeat in heap {i} with period {L} from any tried start"
+    )
+
+
+def _heap_start(
+    ctx: ClaimContext, solver: Solver, comps: list[HeapGame], i: int, start: int, L: int
+) -> int:
+    """The least tried ``M >= start`` from which the predicate repeats in heap ``i``, others free."""
+
+    def after_break(M: int, x: tuple[int, ...]) -> int:
         # From ``start`` on heap i's value repeats, so the claim is wrong at x or at x moved by L.
-        x = tuple(value_of(model, h) for h in hs)
         for point in (x, tuple(v + L if j == i else v for j, v in enumerate(x))):
             cx = _recheck_heaps(ctx, comps, point)
             if cx is not None:
                 raise _Refuted(cx)
-        M = x[i] + 1
-    raise NotApplicable(
-        f"the predicate does not repeat in heap {i} with period {L} from any tried start"
-    )
+        return x[i] + 1
+
+    return repeat_start(ctx, solver, len(comps), i, start, L, after_break)
 
 
 def _sum_rule(ctx: ClaimContext, max_n: int, cert: dict[str, Any]) -> Outcome:
