@@ -7,6 +7,14 @@ A certificate's ``game`` object is one of (``misere``: true for misère play, de
     {"kind": "moore", "k": K}                 lower 1..K heaps at once, each by any amount
     {"kind": "staircase"}                     move coins from stair i to stair i - 1;
                                               coins on stair 0 leave the game
+    {"kind": "wythoff"}                       two heaps: lower one heap, or both by the
+                                              same amount
+    {"kind": "welter", "coins": K}            K coins on squares 0, 1, ...: slide one coin
+                                              down to a square no other coin is on; a
+                                              tuple with two coins on one square is not
+                                              a position and has no move
+    {"kind": "fibonacci-nim"}                 (n, t): take 1 .. min(n, t) tokens, and the
+                                              next player may take at most twice as many
     {"kind": "graph", "starts": [KEY, ...], "edges": {KEY: [KEY, ...]}}
                                               an explicit finite game: each position (its
                                               JSON text) with its options (plugin games)
@@ -23,6 +31,14 @@ and a one-heap ``RULE`` is one of::
                                               leave 0 heaps (bit 1 of dj), 1 heap (bit 2),
                                               2 heaps (bit 4) or 3 heaps (bit 8), all non-empty
     {"rule": "split-unequal"}                 split a heap into two unequal non-empty heaps
+    {"rule": "lasker"}                        Lasker's Nim: take any number, or split into
+                                              two non-empty heaps
+    {"rule": "ruler"}, {"rule": "mock-turtles"}
+                                              coin turning (heap n: a heads coin at n,
+                                              coins 1, 2, ...): Ruler turns the coins j+1..n
+                                              (j < n), Mock Turtles coin n and at most two
+                                              smaller coins; the option is the other coins
+                                              turned (their values xor, as for heaps)
 
 Anything else raises :class:`CannotCheck`: the checker answers "cannot check", never guesses.
 Values are computed by plain recursion and mex, nothing more.
@@ -63,6 +79,9 @@ RULES = (
     "triangular",
     "code",
     "split-unequal",
+    "lasker",
+    "ruler",
+    "mock-turtles",
 )
 
 
@@ -96,7 +115,7 @@ def check_rule(rule: Any) -> dict[str, Any]:
 
 def splits(rule: dict[str, Any]) -> bool:
     """True when a move of ``rule`` may leave two or more heaps."""
-    if rule["rule"] == "split-unequal":
+    if rule["rule"] in ("split-unequal", "lasker", "ruler", "mock-turtles"):
         return True
     return rule["rule"] == "code" and any(d & 12 for d in rule["digits"])
 
@@ -111,9 +130,40 @@ def heap_options(rule: dict[str, Any], n: int) -> Iterator[tuple[int, ...]]:
     if name == "code":
         yield from _code_options(rule["digits"], n)
         return
+    if name in PART_OPTIONS:
+        yield from PART_OPTIONS[name](n)
+        return
     for t in range(1, n + 1):
         if _takes(rule, n, t):
             yield (n - t,) if n - t else ()
+
+
+def _lasker_options(n: int) -> Iterator[tuple[int, ...]]:
+    for m in range(n):
+        yield (m,) if m else ()
+    for a in range(1, n // 2 + 1):
+        yield (a, n - a)
+
+
+def _ruler_options(n: int) -> Iterator[tuple[int, ...]]:
+    for j in range(n):
+        yield tuple(range(j + 1, n))
+
+
+def _mock_turtles_options(n: int) -> Iterator[tuple[int, ...]]:
+    if n >= 1:
+        yield ()
+    for b in range(1, n):
+        yield (b,)
+        for a in range(1, b):
+            yield (a, b)
+
+
+PART_OPTIONS = {
+    "lasker": _lasker_options,
+    "ruler": _ruler_options,
+    "mock-turtles": _mock_turtles_options,
+}
 
 
 def _takes(rule: dict[str, Any], n: int, t: int) -> bool:
@@ -188,7 +238,10 @@ def check_game(game: Any) -> dict[str, Any]:
         for key, options in edges.items():
             if not isinstance(options, list) or any(q not in edges for q in options):
                 raise Rejected(f"the game graph is not closed: an option of {key} is not listed")
-    elif kind != "staircase":
+    elif kind == "welter":
+        if not isinstance(game.get("coins"), int) or game["coins"] < 1:
+            raise CannotCheck("welter: coins must be a positive whole number")
+    elif kind not in ("staircase", "wythoff", "fibonacci-nim"):
         raise CannotCheck(f"a game kind this checker does not know: {kind!r}")
     return game
 
@@ -249,6 +302,10 @@ def moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
                 m = option[0] if option else 0
                 out.append((*pos[:i], m, *pos[i + 1 :]))
         return out
+    if game["kind"] in PAIR_GAMES:
+        return PAIR_GAMES[game["kind"]](pos)
+    if game["kind"] == "welter":
+        return _welter_moves(game, pos)
     if game["kind"] == "moore":
         for size in range(1, min(game["k"], h) + 1):
             for chosen in combinations(range(h), size):
@@ -262,6 +319,44 @@ def moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
                 q[i - 1] += c
             out.append(tuple(q))
     return out
+
+
+def _wythoff_moves(pos: tuple[int, ...]) -> list[tuple[int, ...]]:
+    if len(pos) != 2:
+        raise CannotCheck(f"Wythoff's game has two heaps, not {len(pos)}")
+    a, b = pos
+    out = [(m, b) for m in range(a)] + [(a, m) for m in range(b)]
+    return out + [(a - t, b - t) for t in range(1, min(a, b) + 1)]
+
+
+def _fibonacci_nim_moves(pos: tuple[int, ...]) -> list[tuple[int, ...]]:
+    if len(pos) != 2:
+        raise CannotCheck(f"a position of Fibonacci Nim is (heap, limit), not {len(pos)} numbers")
+    n, t = pos
+    return [(n - s, 2 * s) for s in range(1, min(n, t) + 1)]
+
+
+PAIR_GAMES = {"wythoff": _wythoff_moves, "fibonacci-nim": _fibonacci_nim_moves}
+
+
+def _welter_moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
+    if len(pos) != game["coins"]:
+        raise CannotCheck(f"Welter's game with {game['coins']} coins on {len(pos)} heaps")
+    if len(set(pos)) != len(pos):
+        return []
+    return [
+        (*pos[:i], m, *pos[i + 1 :]) for i, a in enumerate(pos) for m in range(a) if m not in pos
+    ]
+
+
+def lex_order(game: dict[str, Any], heaps: int) -> list[int]:
+    """The heap slots, most significant first, of a lexicographic order every move lowers:
+    the last heap first (a move lowers one heap and may raise only earlier ones, as on a
+    staircase), except Fibonacci Nim, whose moves lower the heap (slot 0) and may raise
+    the limit (slot 1)."""
+    if game.get("kind") == "fibonacci-nim":
+        return list(range(heaps))
+    return list(reversed(range(heaps)))
 
 
 def _graph_moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -35,10 +35,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-from itertools import product
+from itertools import combinations, product
 from typing import Any
 
-from nimproof_check.games import CannotCheck, Rejected, Values, check_game, moves
+from nimproof_check.games import CannotCheck, Rejected, Values, check_game, lex_order, moves
 
 PRIMITIVES = """
 pred ck_lt(var2 A, var2 B) =
@@ -92,34 +92,103 @@ def _set(n: int) -> str:
     return "{" + ",".join(str(p) for p in range(n.bit_length()) if n >> p & 1) + "}"
 
 
-def obligations(kind: str, h: int, misere: bool) -> dict[str, str]:
-    """The checker's own obligations (MONA text after the header) for a claim of ``kind``."""
+#: The checker's own reading of a Zeckendorf set: no two adjacent positions (bit ``p``
+#: stands for the Fibonacci number F(p + 2): 1, 2, 3, 5, 8, ...). On such sets the order
+#: ``ck_lt`` (highest differing position) is the order of the numbers, as in binary.
+ZECKENDORF = """
+pred ck_zv(var2 A) = all1 p: p in A => p + 1 notin A;
+"""
+
+NUMERATIONS = ("binary", "zeckendorf")
+
+
+class Frame:
+    """How the checker writes positions: the numeration, the heaps, the game's move order.
+
+    In Zeckendorf numeration every position variable is restricted to sets with no two
+    adjacent positions (``ck_zv``): the game is the header's ``move`` between such sets.
+    """
+
+    def __init__(self, h: int, numeration: str = "binary", order: list[int] | None = None):
+        self.h = h
+        self.zeck = numeration == "zeckendorf"
+        self.order = order if order is not None else list(reversed(range(h)))
+
+    def dom(self, names: list[str]) -> str:
+        """``"ck_zv(A) & ... & "`` for the position variables ``names`` (empty in binary)."""
+        return "".join(f"ck_zv({v}) & " for v in names) if self.zeck else ""
+
+    def number(self, n: int) -> str:
+        """The set that writes ``n`` in this numeration."""
+        return _set(n) if not self.zeck else _zset(n)
+
+    def box(self, k: int) -> list[int]:
+        """The numbers whose set lies below position ``k``."""
+        if not self.zeck:
+            return list(range(1 << k))
+        fib = [1, 2]
+        while len(fib) < k + 1:
+            fib.append(fib[-1] + fib[-2])
+        return list(range(fib[k] if k else 1))
+
+
+def _zset(n: int) -> str:
+    """The Zeckendorf set of ``n`` (greedy: the largest Fibonacci number first)."""
+    fib = [1, 2]
+    while fib[-1] <= n:
+        fib.append(fib[-1] + fib[-2])
+    out = []
+    for p in reversed(range(len(fib))):
+        if fib[p] <= n:
+            out.append(p)
+            n -= fib[p]
+    return "{" + ",".join(str(p) for p in sorted(out)) + "}"
+
+
+def obligations(
+    kind: str, h: int, misere: bool, frame: Frame | None = None, moore: int = 0
+) -> dict[str, str]:
+    """The checker's own obligations (MONA text after the header) for a claim of ``kind``.
+
+    ``moore`` (Moore's Nim with ``moore < h``): obligation ``b`` is written as "some move
+    that changes at most ``moore`` heaps lands in S", one disjunct per set of heaps, with
+    the other heaps of the target equal to the position's. Each disjunct names a move of
+    the header's relation, so the obligation implies "some move lands in S"; MONA decides it
+    far faster than one quantifier over every heap of the target.
+    """
+    f = frame if frame is not None else Frame(h)
     xs, ys = _vars("X", h), _vars("Y", h)
     X, Y = ", ".join(xs), ", ".join(ys)
     inter = ", ".join(v for pair in zip(xs, ys, strict=True) for v in pair)
     dx, dxy = f"var2 {X};\n", f"var2 {X}, {Y};\n"
+    domx, domxy = f.dom(xs), f.dom(xs + ys)
     if kind == "identity":
-        return {"identity": dx + f"F({X});\n"}
+        return {"identity": dx + f"{domx}true => F({X});\n"}
     lower = " | ".join(
         "("
-        + " & ".join([f"ck_lt({ys[i]}, {xs[i]})", *[f"{ys[j]} = {xs[j]}" for j in range(i + 1, h)]])
+        + " & ".join(
+            [f"ck_lt({ys[i]}, {xs[i]})", *[f"{ys[j]} = {xs[j]}" for j in f.order[:idx]]]
+        )
         + ")"
-        for i in range(h)
+        for idx, i in enumerate(f.order)
     )
-    some_move = f"(ex2 {Y}: move({inter}))"
+    some_move = f"(ex2 {Y}: {f.dom(ys)}move({inter}))"
     out = {
-        "well-founded": dxy + f"move({inter}) => ({lower});\n",
-        "terminal": dx + f"terminal({X}) <=> ~{some_move};\n",
+        "well-founded": dxy + f"{domxy}move({inter}) => ({lower});\n",
+        "terminal": dx + f"{domx}true => (terminal({X}) <=> ~{some_move});\n",
     }
     live = f" & ~terminal({X})" if misere else ""
     if kind == "p_positions":
-        out["a"] = dxy + f"S({X}) & move({inter}) => ~S({Y});\n"
-        out["b"] = dx + f"~S({X}){live} => (ex2 {Y}: move({inter}) & S({Y}));\n"
+        out["a"] = dxy + f"{domxy}S({X}) & move({inter}) => ~S({Y});\n"
+        into = f"(ex2 {Y}: {f.dom(ys)}move({inter}) & S({Y}))"
+        if 0 < moore < h:
+            into = " | ".join(_changing(xs, ys, chosen, f) for chosen in combinations(range(h), moore))
+        out["b"] = dx + f"{domx}~S({X}){live} => ({into});\n"
         if misere:
-            out["c"] = dx + f"terminal({X}) => ~S({X});\n"
+            out["c"] = dx + f"{domx}terminal({X}) => ~S({X});\n"
         return out
-    if kind != "grundy":
-        raise CannotCheck(f"WS1S parts of {kind} claims")
+    if kind != "grundy" or f.zeck:
+        raise CannotCheck(f"WS1S parts of {kind} claims" + (" in Zeckendorf numeration" if f.zeck else ""))
     out["function"] = f"var2 {X}, V, W;\n(ex2 U: G({X}, U)) & (G({X}, V) & G({X}, W) => V = W);\n"
     out["g1"] = f"var2 {X}, {Y}, V;\nG({X}, V) & move({inter}) => ~G({Y}, V);\n"
     out["g2"] = (
@@ -130,43 +199,56 @@ def obligations(kind: str, h: int, misere: bool) -> dict[str, str]:
     return out
 
 
-def box_width(h: int, game: dict[str, Any] | None = None) -> int:
-    """The k of the small instances: heaps below 2**k, at most BOX_POSITIONS positions and
-    (with ``game``) at most BOX_MOVES moves inside the box."""
+def _changing(xs: list[str], ys: list[str], chosen: tuple[int, ...], f: Frame) -> str:
+    """"A move that changes at most the ``chosen`` heaps lands in S" (the others stay)."""
+    target = [ys[i] if i in chosen else xs[i] for i in range(len(xs))]
+    bound = [ys[i] for i in chosen]
+    inter = ", ".join(v for pair in zip(xs, target, strict=True) for v in pair)
+    return f"(ex2 {', '.join(bound)}: {f.dom(bound)}move({inter}) & S({', '.join(target)}))"
+
+
+def box_width(h: int, game: dict[str, Any] | None = None, frame: Frame | None = None) -> int:
+    """The k of the small instances: heaps whose set lies below position k, at most
+    BOX_POSITIONS positions and (with ``game``) at most BOX_MOVES moves inside the box."""
+    f = frame if frame is not None else Frame(h)
     k = 1
-    while (1 << ((k + 1) * h)) <= BOX_POSITIONS and k < 5:
-        if game is not None and len(_pairs(game, h, k + 1)) > BOX_MOVES:
+    while len(f.box(k + 1)) ** h <= BOX_POSITIONS and k < (7 if f.zeck else 5):
+        if game is not None and len(_pairs(game, h, k + 1, f)) > BOX_MOVES:
             break
         k += 1
     return k
 
 
-def _pairs(game: dict[str, Any], h: int, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    box = list(product(range(1 << k), repeat=h))
+def _pairs(
+    game: dict[str, Any], h: int, k: int, frame: Frame
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    box = list(product(frame.box(k), repeat=h))
     inbox = set(box)
     return [(p, q) for p in box for q in moves(game, p) if q in inbox]
 
 
-def instances(kind: str, h: int, game: dict[str, Any]) -> str:
-    """MONA text: on every position with heaps below 2**k, the header's relations equal
-    the brute-force ones (move, terminal, S or G)."""
-    k = box_width(h, game)
-    box = list(product(range(1 << k), repeat=h))
+def instances(kind: str, h: int, game: dict[str, Any], frame: Frame | None = None) -> str:
+    """MONA text: on every position whose heaps' sets lie below position k, the header's
+    relations equal the brute-force ones (move, terminal, S or G)."""
+    f = frame if frame is not None else Frame(h)
+    k = box_width(h, game, f)
+    box = list(product(f.box(k), repeat=h))
     values = Values(game)
     xs, ys = _vars("X", h), _vars("Y", h)
     small = " & ".join(f"ck_small({v})" for v in xs)
 
     def at(vs: list[str], pos: tuple[int, ...]) -> str:
-        return " & ".join(f"{v} = {_set(n)}" for v, n in zip(vs, pos, strict=True))
+        return " & ".join(f"{v} = {f.number(n)}" for v, n in zip(vs, pos, strict=True))
 
-    pairs = _pairs(game, h, k)
+    pairs = _pairs(game, h, k, f)
     inter = ", ".join(v for pair in zip(xs, ys, strict=True) for v in pair)
     X = ", ".join(xs)
     move_cases = " | ".join(f"({at(xs, p)} & {at(ys, q)})" for p, q in pairs) or "false"
     terms = [p for p in box if not moves(game, p)]
     term_cases = " | ".join(f"({at(xs, p)})" for p in terms) or "false"
+    small_sets = "ck_zv(A) & " if f.zeck else ""
     lines = [
-        f"pred ck_small(var2 A) = all1 p: p in A => p < {k};\n",
+        f"pred ck_small(var2 A) = {small_sets}all1 p: p in A => p < {k};\n",
         f"var2 {X}, {', '.join(ys)}, V;\n",
         f"({small} & {' & '.join(f'ck_small({v})' for v in ys)}) => (move({inter}) <=> ({move_cases}))",
         f"& ({small} => (terminal({X}) <=> ({term_cases})))",
@@ -187,9 +269,13 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
     if kind not in ("p_positions", "grundy", "identity") or not isinstance(h, int) or h < 1:
         raise CannotCheck(f"a WS1S part for claim kind {kind!r} on {h!r} heaps")
     numeration = part.get("numeration", "binary")
-    if numeration != "binary":
-        # The checker's own obligations and small instances read sets as binary numbers.
+    if numeration not in NUMERATIONS:
         raise CannotCheck(f"WS1S proofs in {numeration!r} numeration")
+    if kind != "identity":
+        check_game(game)
+    plain = game if isinstance(game, dict) else {}
+    frame = Frame(h, numeration, lex_order(plain, h))
+    moore = plain["k"] if plain.get("kind") == "moore" else 0
     header = read(part["header"])
     if "ck_" in header:
         raise Rejected("the header defines names the checker reserves (ck_...)")
@@ -221,8 +307,8 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
                     f"the prover's obligation {ob['name']} ({ob['file']}): MONA says {answer}"
                 )
             done.append(f"{ob['name']}: valid (MONA, as written)")
-    own = header + PRIMITIVES
-    for name, body in obligations(kind, h, misere).items():
+    own = header + PRIMITIVES + (ZECKENDORF if frame.zeck else "")
+    for name, body in obligations(kind, h, misere, frame, moore).items():
         answer, out = run_mona(own + body, timeout)
         if answer == "error":
             raise Rejected(
@@ -232,16 +318,17 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
             raise Rejected(f"obligation {name}: MONA says {answer}, the certificate says valid")
         done.append(f"{name}: valid (MONA, checker's own obligation)")
     if kind != "identity":
-        check_game(game)
-        text = own + instances(kind, h, game)
+        text = own + instances(kind, h, game, frame)
         answer, out = run_mona(text, timeout)
         if answer != "valid":
             detail = " ".join(line.strip() for line in out.splitlines() if " = " in line)[:200]
             raise Rejected(
-                f"small instances (heaps < 2^{box_width(h, game)}): the header's move/terminal/claim "
+                f"small instances (heaps below {len(frame.box(box_width(h, game, frame)))}): "
+                "the header's move/terminal/claim "
                 f"relation differs from brute force ({answer}: {detail})"
             )
         done.append(
-            f"small instances, heaps < 2^{box_width(h, game)}: move, terminal and claim agree with brute force"
+            f"small instances, heaps below {len(frame.box(box_width(h, game, frame)))} "
+            f"({numeration}): move, terminal and claim agree with brute force"
         )
     return done

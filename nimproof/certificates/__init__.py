@@ -18,8 +18,10 @@ from nimproof.certificates import parts
 from nimproof.games.base import (
     FiniteTakes,
     Game,
+    HeapsRelation,
     IntervalTakes,
     OneHeapOfEach,
+    PartMoves,
     SetTakes,
     SplitUnequal,
     StairToStair,
@@ -65,6 +67,16 @@ def _(spec: SplitUnequal) -> dict[str, Any] | None:
     return {"rule": "split-unequal"}
 
 
+#: Rules described by PartMoves that the checker knows by their kernel's name (the kernel
+#: names exactly these moves; the checker enumerates them with its own code).
+PART_RULES = ("lasker", "ruler", "mock-turtles")
+
+
+@_rule_of.register
+def _(spec: PartMoves) -> dict[str, Any] | None:
+    return {"rule": spec.kernel} if spec.kernel in PART_RULES else None
+
+
 def _rule(game: Game) -> dict[str, Any] | None:
     return _rule_of(game.moves_spec)
 
@@ -90,6 +102,22 @@ def _(spec: StairToStair, game: Game) -> dict[str, Any] | None:
 def _(spec: OneHeapOfEach, game: Game) -> dict[str, Any] | None:
     rules = [_rule(c) for c in spec.components]
     return None if None in rules else {"kind": "sum", "rules": rules}
+
+
+#: Families whose moves nimproof gives as a relation between heaps and which the checker
+#: knows by name (it enumerates their moves with its own code).
+NAMED_RELATIONS = ("wythoff", "fibonacci-nim")
+
+
+@_shape.register
+def _(spec: HeapsRelation, game: Game) -> dict[str, Any] | None:
+    name = str(getattr(game, "spec", ""))
+    if name in NAMED_RELATIONS:
+        return {"kind": name}
+    family, _, coins = name.partition(":")
+    if family == "welter" and coins.isdigit() and int(coins) == spec.heaps:
+        return {"kind": "welter", "coins": spec.heaps}
+    return None  # a relation given by a formula (``rule:``): no plain form
 
 
 def describe_game(game: Game | None) -> dict[str, Any] | None:

@@ -52,6 +52,21 @@ def ws1s(
     }
 
 
+def ws1s_parts(
+    shapes: Sequence[int],
+    runs: bool,
+    header: str,
+    obligations: Sequence[tuple[str, str, str]],
+) -> dict[str, Any]:
+    """The automata method's part for a one-heap rule whose moves leave several heaps
+    (Lasker's Nim, coin turning): the header defines ``G(N, V)``, ``S<i>(N, A1, ..)`` (shape
+    ``i`` leaves ``shapes[i]`` heaps) and, with ``runs``, ``Pre(M, V)`` (the prefix xor of the
+    values, for moves leaving the heaps ``j + 1, ..., n - 1``)."""
+    part = ws1s("grundy", 1, False, header, obligations)
+    part.update(kind="ws1s-parts", shapes=[int(k) for k in shapes], runs=bool(runs))
+    return part
+
+
 def smt(claim_kind: str, queries: Sequence[dict[str, str]], **facts: Any) -> dict[str, Any]:
     """A z3 method's part: every query it decided, in SMT-LIB 2, with z3's answer and role."""
     texts = {}

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from functools import singledispatch
 from typing import Any
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.engines.reference import heap_table
 from nimproof.errors import EvalError
 from nimproof.expr import parse
@@ -79,8 +80,9 @@ def _xor(out: str, ins: list[str]) -> str:
 
 def obligations(
     ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any]
-) -> list[tuple[str, str]]:
-    """The MONA files (name, text) that prove ``ctx``'s Grundy claim for every heap."""
+) -> tuple[str, list[tuple[str, str]]]:
+    """The header (prelude, ``G``, one ``S<i>`` per shape, ``Pre`` for runs, ``Opt``) and the
+    obligations (name, body after the header) that prove ``ctx``'s Grundy claim for every heap."""
     assert ctx.formula is not None
     env: dict[str, object] = dict(ctx.params)
     g = compile_equals(ctx.formula, SetVar("V"), {**env, "n": SetVar("N")})
@@ -125,7 +127,7 @@ def obligations(
     header += "pred Opt(var2 N, var2 V) = " + ("\n  | ".join(cases) or "false") + ";\n"
     files.append(("g1", "var2 N, V;\nG(N, V) => ~Opt(N, V);\n"))
     files.append(("g2", "var2 N, V, W;\nG(N, W) & lt(V, W) => Opt(N, V);\n"))
-    return [(name, header + text) for name, text in files]
+    return header, files
 
 
 def _runs(
@@ -161,7 +163,7 @@ def run(ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any], name: st
     if ctx.kind != "grundy" or not ctx.one_heap:
         return MethodResult(name, "unknown", detail="only one-heap Grundy claims of this family")
     try:
-        files = obligations(ctx, spec, options)
+        header, files = obligations(ctx, spec, options)
     except (NotExpressible, EvalError) as exc:
         return MethodResult(name, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     timeout = float(options.get("timeout", 60.0))
@@ -171,7 +173,7 @@ def run(ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any], name: st
         left = min(timeout, ctx.time_left())
         if left <= 0.05:
             return _unknown(name, f"out of time before obligation {ob}", t0, stats)
-        answer = mona.run_text(text, left, memory)
+        answer = mona.run_text(header + text, left, memory)
         stats["mona_runs"] += 1
         stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
         if answer.outcome == "valid":
@@ -186,8 +188,17 @@ def run(ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any], name: st
         )
     stats["obligations"] = done
     detail = f"WS1S obligations {', '.join(done)} valid (MONA), every heap size"
+    part = certificate_parts.ws1s_parts(
+        [k for k, _ in spec.shapes], spec.runs, header, [(ob, text, "valid") for ob, text in files]
+    )
     return MethodResult(
-        name, "proved", Scope("all", measure="heap"), detail, time.monotonic() - t0, stats=stats
+        name,
+        "proved",
+        Scope("all", measure="heap"),
+        detail,
+        time.monotonic() - t0,
+        stats=stats,
+        certificate=part,
     )
 
 

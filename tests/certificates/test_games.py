@@ -26,6 +26,9 @@ HEAP_SPECS = [
     "octal:0.137",
     "octal:4.7",
     "grundy",
+    "lasker",
+    "ruler",
+    "mock-turtles",
 ]
 
 
