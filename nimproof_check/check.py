@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nimproof_check import listed, parts, periodic, smt, ws1s
+from nimproof_check import listed, misere, parts, periodic, smt, ws1s
 from nimproof_check.games import CannotCheck, Rejected, check_game
 
 FORMAT = "nimproof-certificate"
@@ -103,6 +103,8 @@ def check_part(part: Any, game: Any, claim: dict[str, Any], read: Any, timeout: 
     game = part.get("game", game)
     if kind == "ws1s":
         return ws1s.check_part(part, game, read, timeout)
+    if kind == "misere-quotient":
+        return misere.check_part(part, game, claim, read, timeout)
     if kind == "ws1s-parts":
         return parts.check_part(part, game, read, timeout)
     if kind == "smt":
@@ -121,7 +123,7 @@ def _matches_claim(proof: Any, claim: Any, game: Any) -> None:
     if not isinstance(proof, dict) or not isinstance(claim, dict):
         raise Rejected("the certificate needs a claim and a proof part")
     kind = proof.get("claim_kind")
-    if proof.get("kind") in ("ws1s", "ws1s-parts", "smt", "listed") and kind != claim.get("kind"):
+    if proof.get("kind") in ("ws1s", "ws1s-parts", "smt", "listed", "misere-quotient") and kind != claim.get("kind"):
         raise Rejected(
             f"the proof is about a {kind} claim; the claim is a {claim.get('kind')} claim"
         )

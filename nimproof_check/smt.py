@@ -20,6 +20,7 @@ REQUIRED_ROLES: dict[str, tuple[tuple[str, ...], ...]] = {
     "grundy": (("condition_1",), ("condition_2",)),
     "identity": (("identity", "prove_identity"),),
     "periodic-formula": (("formula_start",),),
+    "misere-repeat": (("repeat_start",),),
 }
 
 

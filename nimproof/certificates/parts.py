@@ -78,6 +78,41 @@ def smt(claim_kind: str, queries: Sequence[dict[str, str]], **facts: Any) -> dic
     return {"kind": "smt", "claim_kind": claim_kind, "queries": listed, "texts": texts, **facts}
 
 
+def misere_quotient(
+    queries: Sequence[dict[str, str]],
+    *,
+    heaps: int,
+    mul: Sequence[Sequence[int]],
+    p_portion: Sequence[int],
+    phi: Sequence[int],
+    period: tuple[int, int],
+    L: int,
+    starts: Sequence[int],
+    claimed: str,
+) -> dict[str, Any]:
+    """The misère-quotient method's part: the quotient (``mul``, its identity 0; the P-portion;
+    the heap map ``phi`` up to the periodicity theorem's window, periodic with ``period`` =
+    ``(n0, p)``), the predicate's period ``L`` in each heap from ``starts`` (z3's queries, role
+    ``repeat_start``), and the predicate on the box ``0 <= h_i < starts[i] + L`` (a file of
+    ``0``/``1`` in row-major order, ``1`` where the predicate says P)."""
+    part = {
+        "kind": "misere-quotient",
+        "claim_kind": "p_positions",
+        "heaps": int(heaps),
+        "mul": [[int(x) for x in row] for row in mul],
+        "p_portion": sorted(int(x) for x in p_portion),
+        "phi": [int(x) for x in phi],
+        "period_from": int(period[0]),
+        "period": int(period[1]),
+        "L": int(L),
+        "starts": [int(m) for m in starts],
+        "claimed": "claimed.txt",
+        "formula": smt("misere-repeat", queries),
+        "texts": {"claimed.txt": claimed},
+    }
+    return part
+
+
 #: Theorem names of :mod:`nimproof.provers.period_theorems` -> the checker's theorem ids.
 THEOREM_IDS = (
     ("finite subtraction window (Golomb)", "golomb"),

@@ -31,6 +31,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.expr.to_z3 import Unsupported
@@ -85,7 +86,8 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             int(options.get("max_heap", DEFAULT_MAX_HEAP)),
             int(options.get("max_positions", DEFAULT_MAX_POSITIONS)),
         )
-        status, detail, cx = _decide(ctx, solver, budget)
+        cert: dict[str, Any] = {}
+        status, detail, cx = _decide(ctx, solver, budget, cert)
         stats = {"quotient": quotient_summary(_quotient(ctx.heap_game.spec, budget))}  # type: ignore[union-attr]
     except (NotApplicable, Unsupported, Undecided, UsageError) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
@@ -95,7 +97,8 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             NAME, "refuted", detail=detail, seconds=seconds, counterexample=cx, stats=stats
         )
     scope = Scope("all", measure="heap", heaps=ctx.heaps)
-    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats)
+    part = certificate_parts.misere_quotient(solver.queries, **cert)
+    return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
 
 
 def quotient_summary(q: MisereQuotient) -> dict[str, Any]:
@@ -126,8 +129,10 @@ def _quotient(spec: str, budget: tuple[int, int]) -> MisereQuotient:
 
 
 def _decide(
-    ctx: ClaimContext, solver: Solver, budget: tuple[int, int]
+    ctx: ClaimContext, solver: Solver, budget: tuple[int, int], cert: dict[str, Any]
 ) -> tuple[str, str, Counterexample | None]:
+    """Decide the claim through the quotient; on a proof, ``cert`` receives what the
+    certificate part needs (the quotient, ``L``, the starts and the predicate on the box)."""
     assert ctx.formula is not None and ctx.heap_game is not None and ctx.heaps
     q = _quotient(ctx.heap_game.spec, budget)
     if not q.proved_all or q.period is None:
@@ -169,6 +174,16 @@ def _decide(
             f"but the {quotient} gives {'a P-position' if truth else 'an N-position'}."
         )
         return "refuted", text, Counterexample(point, "value", text, says, 0 if truth else 1)
+    cert.update(
+        heaps=k,
+        mul=q.monoid.mul,
+        p_portion=q.p_portion,
+        phi=q.phi,
+        period=(n0, p),
+        L=L,
+        starts=starts,
+        claimed="".join("1" if v else "0" for v in claimed.ravel()),
+    )
     detail = (
         f"{quotient}; the predicate repeats with period {L} in each heap (z3 over the integers) "
         f"and agrees with the quotient on the box {' x '.join(map(str, sizes))}"
