@@ -111,7 +111,7 @@ NAMED_RELATIONS = ("wythoff", "fibonacci-nim")
 
 @_shape.register
 def _(spec: HeapsRelation, game: Game) -> dict[str, Any] | None:
-    name = str(getattr(game, "spec", ""))
+    name = str(getattr(getattr(game, "normal", game), "spec", ""))  # misère: the normal game's
     if name in NAMED_RELATIONS:
         return {"kind": name}
     family, _, coins = name.partition(":")

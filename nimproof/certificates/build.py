@@ -3,13 +3,13 @@
 :func:`certify` is what ``verify`` runs on every verdict: a verdict proved
 for the claim's whole domain (scope ``all``, or the listed positions) keeps
 ``proved`` only when its certificate is **accepted** by :mod:`nimproof_check`,
-or when the checker answers "cannot check" (it does not yet cover that game or
-proof) and ``strict`` is off: the verdict then says, in a ``certificate`` row,
-that the proof was not independently checked. A **rejected** certificate
-always turns it into ``unknown`` with the reason, and so does "cannot check"
-under ``strict`` (``verify --strict-certificates``). Bounded results (heaps below ``2**w``, up to a
-bound) are not proofs of the claim; a certificate they carry (z3's
-queries) is checked too, and a rejection (the second solver disagrees) makes
+or, with ``strict`` off (``verify --lenient-certificates``), when the checker
+answers "cannot check" (it does not cover that game or proof): the verdict then
+says, in a ``certificate`` row, that the proof was not independently checked.
+A **rejected** certificate always turns it into ``unknown`` with the reason,
+and so does "cannot check" under ``strict``, the default. Bounded results
+(heaps below ``2**w``, up to a bound) are not proofs of the claim; a
+certificate they carry (z3's queries) is checked too, and a rejection (the second solver disagrees) makes
 them ``unknown`` as well.
 
 :func:`second_opinion` runs an independent bounded method on a claim proved by

@@ -66,11 +66,17 @@ def register(sub: Any) -> None:
         action="store_true",
         help="skip the second method and the certificate check (proofs are not held to a certificate)",
     )
-    p.add_argument(
+    held = p.add_mutually_exclusive_group()
+    held.add_argument(
         "--strict-certificates",
         action="store_true",
-        help="a proof the checker cannot check yet is reported unknown (default: kept, marked"
-        " 'not independently checked')",
+        help="the default: a proof whose certificate is rejected or cannot be checked is unknown",
+    )
+    held.add_argument(
+        "--lenient-certificates",
+        action="store_true",
+        help="keep a proof the checker cannot check yet as proved, marked 'not independently"
+        " checked' (a rejected certificate still makes it unknown)",
     )
 
 
@@ -91,7 +97,7 @@ class Certify:
 
     profile: str
     folder: Path | None
-    strict: bool = False
+    strict: bool = True
 
     def hold(self, claim: Claim, verdict: Verdict) -> Verdict:
         """``verdict`` with the second method's result and held to its certificate."""
@@ -138,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     certs = output_dir(args.certificates, "--certificates folder") if args.certificates else None
     if certs is None and reports_dir is not None:
         certs = reports_dir / "certificates"
-    hold = None if args.no_certify else Certify(args.profile, certs, args.strict_certificates)
+    hold = None if args.no_certify else Certify(args.profile, certs, not args.lenient_certificates)
     t0 = time.monotonic()
     ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet, certify=hold)
     wall = time.monotonic() - t0
@@ -195,10 +201,10 @@ def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str
     ok = sum(1 for m in notes if m["status"] == "proved")
     unchecked = sum(1 for m in notes if m["detail"].startswith(NOT_CHECKED))
     where = f"written to {folder}" if folder is not None else "not written (no --reports)"
+    kept = f", {unchecked} proofs it cannot check yet (kept, marked so)" if unchecked else ""
     return (
-        f"certificates: {ok} accepted by the independent checker, {unchecked} proofs it cannot "
-        f"check yet (kept, marked so), {len(notes) - ok - unchecked} not accepted (those "
-        f"verdicts are unknown); {where}"
+        f"certificates: {ok} accepted by the independent checker{kept}, "
+        f"{len(notes) - ok - unchecked} not accepted (those verdicts are unknown); {where}"
     )
 
 

@@ -69,7 +69,7 @@ def test_cannot_check_is_not_proved(tmp_path: Path) -> None:
 def test_outside_strict_mode_an_uncheckable_proof_stands_marked_not_independently_checked(
     tmp_path: Path,
 ) -> None:
-    """``verify`` without --strict-certificates keeps such a proof, with a row saying so;
+    """``verify --lenient-certificates`` keeps such a proof, with a row saying so;
     a rejected certificate still makes the verdict unknown (the tampering tests)."""
     from nimproof.certificates.build import NOT_CHECKED, certify
     from tests.certificates.helpers import proved

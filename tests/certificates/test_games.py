@@ -48,6 +48,10 @@ def test_heap_values_agree_with_the_reference(spec: str) -> None:
         ("sum:knim:2+subtraction:1,3", 2),
         ("nim", 2),
         ("misere:nim", 2),
+        ("wythoff", 2),
+        ("fibonacci-nim", 2),
+        ("welter:3", 3),
+        ("misere:welter:2", 2),
     ],
 )
 def test_moves_and_values_agree_with_the_family(spec: str, heaps: int) -> None:

@@ -251,8 +251,8 @@ def test_ws1s_one_heap_rule_through_its_graph(tmp_path: Path) -> None:
 
 
 def test_a_zeckendorf_proof_is_never_accepted_as_binary(tmp_path: Path) -> None:
-    """The checker reads sets as binary numbers: a Wythoff proof in Zeckendorf numeration is
-    'cannot check'; relabelled as binary, its own obligations fail and it is rejected."""
+    """A Wythoff proof in Zeckendorf numeration is checked in that numeration (accepted);
+    relabelled as binary, the same sets read as other numbers and it is rejected."""
     wythoff = claim(
         "p_positions",
         "wythoff",
@@ -264,8 +264,11 @@ def test_a_zeckendorf_proof_is_never_accepted_as_binary(tmp_path: Path) -> None:
     )
     path = certificate(wythoff, tmp_path)
     assert load(path)["proof"]["numeration"] == "zeckendorf"
-    assert check_path(path).status == "cannot check"
+    accepted(path)
     data = load(path)
     data["proof"]["numeration"] = "binary"
     save(path, data)
     assert check_path(path).status == "rejected"
+    data["proof"]["numeration"] = "ternary"
+    save(path, data)
+    assert check_path(path).status == "cannot check"
