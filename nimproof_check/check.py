@@ -123,7 +123,13 @@ def _matches_claim(proof: Any, claim: Any, game: Any) -> None:
     if not isinstance(proof, dict) or not isinstance(claim, dict):
         raise Rejected("the certificate needs a claim and a proof part")
     kind = proof.get("claim_kind")
-    if proof.get("kind") in ("ws1s", "ws1s-parts", "smt", "listed", "misere-quotient") and kind != claim.get("kind"):
+    if proof.get("kind") in (
+        "ws1s",
+        "ws1s-parts",
+        "smt",
+        "listed",
+        "misere-quotient",
+    ) and kind != claim.get("kind"):
         raise Rejected(
             f"the proof is about a {kind} claim; the claim is a {claim.get('kind')} claim"
         )

@@ -325,7 +325,7 @@ def _wythoff_moves(pos: tuple[int, ...]) -> list[tuple[int, ...]]:
     if len(pos) != 2:
         raise CannotCheck(f"Wythoff's game has two heaps, not {len(pos)}")
     a, b = pos
-    out = [(m, b) for m in range(a)] + [(a, m) for m in range(b)]
+    out: list[tuple[int, ...]] = [(m, b) for m in range(a)] + [(a, m) for m in range(b)]
     return out + [(a - t, b - t) for t in range(1, min(a, b) + 1)]
 
 

@@ -60,14 +60,22 @@ def _monoid(part: dict[str, Any]) -> tuple[list[list[int]], int, set[int], list[
         raise Rejected("the quotient has no multiplication table")
     m = len(mul)
     ok = all(
-        isinstance(row, list) and len(row) == m and all(isinstance(x, int) and 0 <= x < m for x in row)
+        isinstance(row, list)
+        and len(row) == m
+        and all(isinstance(x, int) and 0 <= x < m for x in row)
         for row in mul
     )
     if not ok:
         raise Rejected(f"the multiplication table is not a {m} x {m} table of elements")
-    if not isinstance(p_portion, list) or not all(isinstance(x, int) and 0 <= x < m for x in p_portion):
+    if not isinstance(p_portion, list) or not all(
+        isinstance(x, int) and 0 <= x < m for x in p_portion
+    ):
         raise Rejected("the P-portion is not a list of elements")
-    if not isinstance(phi, list) or not phi or not all(isinstance(x, int) and 0 <= x < m for x in phi):
+    if (
+        not isinstance(phi, list)
+        or not phi
+        or not all(isinstance(x, int) and 0 <= x < m for x in phi)
+    ):
         raise Rejected("the heap map is not a list of elements")
     for x in range(m):
         if mul[0][x] != x or mul[x][0] != x:
@@ -107,9 +115,7 @@ def _option_elements(
     return frozenset(out)
 
 
-def _local_rule(
-    mul: list[list[int]], ps: set[int], heaps: list[tuple[int, frozenset[int]]]
-) -> int:
+def _local_rule(mul: list[list[int]], ps: set[int], heaps: list[tuple[int, frozenset[int]]]) -> int:
     """Check the misère rule on every sum of these heaps (pairs ``(phi(g), S(g))``); the number
     of (element, option set) pairs kept. Rejected with a failure."""
     elements = {0}
@@ -262,7 +268,11 @@ def _claim(
         raise Rejected(f"the part is about {k!r} heaps, the claim about {claim.get('heaps')!r}")
     if not isinstance(L, int) or L < 1 or L % p:
         raise Rejected(f"L = {L!r} is not a multiple of the heap map's period {p}")
-    if not isinstance(starts, list) or len(starts) != k or not all(isinstance(s, int) for s in starts):
+    if (
+        not isinstance(starts, list)
+        or len(starts) != k
+        or not all(isinstance(s, int) for s in starts)
+    ):
         raise Rejected("the part needs one start per heap")
     if min(starts) < n0:
         raise Rejected(f"a start {min(starts)} is below the heap map's period start {n0}")
@@ -270,7 +280,11 @@ def _claim(
     if not isinstance(formula, dict) or formula.get("claim_kind") != "misere-repeat":
         raise Rejected("the part needs the SMT part of the predicate's period")
     done = smt.check_part(formula, read, timeout)
-    unsat = [q for q in formula.get("queries", []) if q.get("role") == "repeat_start" and q.get("answer") == "unsat"]
+    unsat = [
+        q
+        for q in formula.get("queries", [])
+        if q.get("role") == "repeat_start" and q.get("answer") == "unsat"
+    ]
     if len(unsat) < k:
         raise Rejected(f"{len(unsat)} unsat repeat_start queries for {k} heaps")
     sizes = [s + L for s in starts]

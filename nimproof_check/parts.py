@@ -155,7 +155,9 @@ def instances(shapes: list[int], runs: bool, rule: dict[str, Any]) -> tuple[str,
 
     for k in sorted(set(shapes)):
         parts = [f"A{j}" for j in range(1, k + 1)]
-        mine = " | ".join(f"S{i}({', '.join(['N', *parts])})" for i, s in enumerate(shapes) if s == k)
+        mine = " | ".join(
+            f"S{i}({', '.join(['N', *parts])})" for i, s in enumerate(shapes) if s == k
+        )
         theirs = [
             f"(N = {_set(n)} & ({' | '.join(f'({at(parts, q)})' for q in _padded(o, k))}))"
             for n in range(top)
@@ -212,7 +214,9 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
     for name, body in obligations(shapes, runs).items():
         answer, out = run_mona(own + body, timeout)
         if answer == "error":
-            raise Rejected(f"MONA cannot read obligation {name} with this header: {out.strip()[:160]}")
+            raise Rejected(
+                f"MONA cannot read obligation {name} with this header: {out.strip()[:160]}"
+            )
         if answer != "valid":
             raise Rejected(f"obligation {name}: MONA says {answer}, the certificate says valid")
         done.append(f"{name}: valid (MONA, checker's own obligation)")

@@ -166,9 +166,7 @@ def obligations(
         return {"identity": dx + f"{domx}true => F({X});\n"}
     lower = " | ".join(
         "("
-        + " & ".join(
-            [f"ck_lt({ys[i]}, {xs[i]})", *[f"{ys[j]} = {xs[j]}" for j in f.order[:idx]]]
-        )
+        + " & ".join([f"ck_lt({ys[i]}, {xs[i]})", *[f"{ys[j]} = {xs[j]}" for j in f.order[:idx]]])
         + ")"
         for idx, i in enumerate(f.order)
     )
@@ -182,13 +180,17 @@ def obligations(
         out["a"] = dxy + f"{domxy}S({X}) & move({inter}) => ~S({Y});\n"
         into = f"(ex2 {Y}: {f.dom(ys)}move({inter}) & S({Y}))"
         if 0 < moore < h:
-            into = " | ".join(_changing(xs, ys, chosen, f) for chosen in combinations(range(h), moore))
+            into = " | ".join(
+                _changing(xs, ys, chosen, f) for chosen in combinations(range(h), moore)
+            )
         out["b"] = dx + f"{domx}~S({X}){live} => ({into});\n"
         if misere:
             out["c"] = dx + f"{domx}terminal({X}) => ~S({X});\n"
         return out
     if kind != "grundy" or f.zeck:
-        raise CannotCheck(f"WS1S parts of {kind} claims" + (" in Zeckendorf numeration" if f.zeck else ""))
+        raise CannotCheck(
+            f"WS1S parts of {kind} claims" + (" in Zeckendorf numeration" if f.zeck else "")
+        )
     out["function"] = f"var2 {X}, V, W;\n(ex2 U: G({X}, U)) & (G({X}, V) & G({X}, W) => V = W);\n"
     out["g1"] = f"var2 {X}, {Y}, V;\nG({X}, V) & move({inter}) => ~G({Y}, V);\n"
     out["g2"] = (
@@ -200,7 +202,7 @@ def obligations(
 
 
 def _changing(xs: list[str], ys: list[str], chosen: tuple[int, ...], f: Frame) -> str:
-    """"A move that changes at most the ``chosen`` heaps lands in S" (the others stay)."""
+    """ "A move that changes at most the ``chosen`` heaps lands in S" (the others stay)."""
     target = [ys[i] if i in chosen else xs[i] for i in range(len(xs))]
     bound = [ys[i] for i in chosen]
     inter = ", ".join(v for pair in zip(xs, target, strict=True) for v in pair)

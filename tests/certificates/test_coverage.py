@@ -142,7 +142,12 @@ def test_welter_relation(tmp_path: Path) -> None:
     rejected(path, "no obligation g2")
     path = certificate(WELTER2, tmp_path / "v")
     # one value changed: the claim gives 0 wherever the first coin is on square 1
-    edit_file(path, "header.mona", "pred G(var2 X0, var2 X1, var2 V) = ", "pred G(var2 X0, var2 X1, var2 V) = (X0 = {0} & V = {}) | (~(X0 = {0}) & ")
+    edit_file(
+        path,
+        "header.mona",
+        "pred G(var2 X0, var2 X1, var2 V) = ",
+        "pred G(var2 X0, var2 X1, var2 V) = (X0 = {0} & V = {}) | (~(X0 = {0}) & ",
+    )
     edit_file(path, "header.mona", "\npred GG(", ")\npred GG(")
     rejected(path)
 
@@ -177,7 +182,12 @@ def test_lasker_part_rule(tmp_path: Path) -> None:
     rejected(path)
     path = certificate(LASKER, tmp_path / "w")
     # one relation weakened: a split must leave two equal heaps
-    edit_file(path, "header.mona", "pred S1(var2 N, var2 A1, var2 A2) = ", "pred S1(var2 N, var2 A1, var2 A2) = A1 = A2 & ")
+    edit_file(
+        path,
+        "header.mona",
+        "pred S1(var2 N, var2 A1, var2 A2) = ",
+        "pred S1(var2 N, var2 A1, var2 A2) = A1 = A2 & ",
+    )
     rejected(path, "obligation g2")
     path = certificate(LASKER, tmp_path / "d")
     _drop(path, "g1")
@@ -209,7 +219,12 @@ def test_ruler_runs_and_prefix_xor(tmp_path: Path) -> None:
     rejected(path, "no obligation prefix step")
     path = certificate(RULER, tmp_path / "v")
     # one value changed: the prefix xor is off at m = 2
-    edit_file(path, "header.mona", "pred Pre(var2 M, var2 V) = ", "pred Pre(var2 M, var2 V) = (M = {1} & V = {}) | (~(M = {1}) & ")
+    edit_file(
+        path,
+        "header.mona",
+        "pred Pre(var2 M, var2 V) = ",
+        "pred Pre(var2 M, var2 V) = (M = {1} & V = {}) | (~(M = {1}) & ",
+    )
     edit_file(path, "header.mona", "\npred Opt(", ")\npred Opt(")
     rejected(path, "obligation")
     data = load(certificate(RULER, tmp_path / "r"))
@@ -222,7 +237,12 @@ def test_mock_turtles_part_rule(tmp_path: Path) -> None:
     path = certificate(MOCK_TURTLES, tmp_path)
     accepted(path)
     # one relation weakened: two coins may now be turned only if they are adjacent
-    edit_file(path, "header.mona", "pred S2(var2 N, var2 A1, var2 A2) = ", "pred S2(var2 N, var2 A1, var2 A2) = (ex2 Q: plus(A1, {0}, Q) & Q = A2) & ")
+    edit_file(
+        path,
+        "header.mona",
+        "pred S2(var2 N, var2 A1, var2 A2) = ",
+        "pred S2(var2 N, var2 A1, var2 A2) = (ex2 Q: plus(A1, {0}, Q) & Q = A2) & ",
+    )
     rejected(path)
 
 
