@@ -325,8 +325,10 @@ def _wythoff_moves(pos: tuple[int, ...]) -> list[tuple[int, ...]]:
     if len(pos) != 2:
         raise CannotCheck(f"Wythoff's game has two heaps, not {len(pos)}")
     a, b = pos
-    out: list[tuple[int, ...]] = [(m, b) for m in range(a)] + [(a, m) for m in range(b)]
-    return out + [(a - t, b - t) for t in range(1, min(a, b) + 1)]
+    out: list[tuple[int, ...]] = [(m, b) for m in range(a)]
+    out += [(a, m) for m in range(b)]
+    out += [(a - t, b - t) for t in range(1, min(a, b) + 1)]
+    return out
 
 
 def _fibonacci_nim_moves(pos: tuple[int, ...]) -> list[tuple[int, ...]]:
