@@ -89,7 +89,8 @@ MISERE_075 = claim(
 
 def _drop(path: Path, name: str) -> None:
     data = load(path)
-    data["proof"]["obligations"] = [o for o in data["proof"]["obligations"] if o["name"] != name]
+    obs = data["proof"]["obligations"]
+    data["proof"]["obligations"] = [o for o in obs if o["name"].split("[")[0] != name]
     save(path, data)
 
 
@@ -127,6 +128,9 @@ def test_fibonacci_nim_order_and_relation(tmp_path: Path) -> None:
     # one relation weakened: the new limit is no longer twice the take
     edit_file(path, "header.mona", "plus(Y1, T2, T3)", "lt(Y1, T3)")
     rejected(path)
+    path = certificate(FIBONACCI_NIM, tmp_path / "d")
+    _drop(path, "a")
+    rejected(path, "no obligation a")
 
 
 def test_welter_relation(tmp_path: Path) -> None:
@@ -161,6 +165,10 @@ def test_moore_obligation_b_is_split_by_the_heaps_a_move_changes(tmp_path: Path)
     data["game"]["k"] = 1  # Nim's moves: MONA's relation is not the game's
     save(path, data)
     rejected(path)
+    data["game"]["k"] = 2
+    save(path, data)
+    _drop(path, "b")
+    rejected(path, "no obligation b")
     path = certificate(MOORE, tmp_path / "s")
     edit_file(
         path,
