@@ -32,11 +32,13 @@ option enumeration of the octal code (:mod:`.games`):
    least ``n0``, so both sides repeat and agree everywhere when they agree on
    the box ``0 <= h_i < starts[i] + L``; the predicate's values on the box (as
    nimproof evaluated it, the file ``claimed``) are compared with the
-   prediction there.
+   prediction there. When the predicate lies in the checker's integer fragment
+   (:mod:`.arith`), the checker also writes its own period queries (cvc5 must
+   answer unsat) and evaluates the predicate on the box itself.
 
 *Trusted:* the periodicity theorem (a published theorem, docs/misere.md
-gives its proof), the meaning of the SMT queries (nimproof's translation) and
-the predicate's evaluation on the box.
+gives its proof); for a predicate outside the fragment, the meaning of the SMT
+queries (nimproof's translation) and the predicate's evaluation on the box.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from collections.abc import Callable
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from nimproof_check import smt
+from nimproof_check import arith, smt
 from nimproof_check.games import CannotCheck, Rejected, check_game, heap_options, mex
 
 #: Sums of at most 3 heaps with at most this many tokens are played out.
@@ -254,6 +256,30 @@ def check_part(
     return done + _claim(part, claim, predicted, p, n0, read, timeout)
 
 
+def _own_reading(
+    claim: dict[str, Any], k: int, starts: list[int], L: int, timeout: float
+) -> Callable[[tuple[int, ...]], Any] | None:
+    """The predicate as the checker reads it, after cvc5 proved on the checker's own queries
+    that it repeats with period ``L`` in each heap from its start; None when the predicate is
+    outside the checker's integer fragment (then the certificate's queries and box are
+    trusted for their meaning). Rejected when it does not repeat."""
+    params = claim.get("params") or {}
+    try:
+        node = arith.parse(str(claim.get("formula")), params)
+        queries = [arith.repeat_query(node, k, i, starts[i], L, params) for i in range(k)]
+    except arith.Outside:
+        return None
+    for i, query in enumerate(queries):
+        answer = smt.SECOND_SOLVER(query, timeout)
+        if answer == "sat":
+            raise Rejected(
+                f"the predicate does not repeat with period {L} in heap {i} from {starts[i]}"
+            )
+        if answer != "unsat":
+            raise CannotCheck(f"cvc5 gave no answer on the predicate's period in heap {i}")
+    return lambda pos: arith.value(node, pos, params)
+
+
 def _claim(
     part: dict[str, Any],
     claim: dict[str, Any],
@@ -294,8 +320,18 @@ def _claim(
         count *= s
     if len(text) != count or set(text) - {"0", "1"}:
         raise Rejected(f"the predicate's box must be {count} characters 0/1")
+    own = _own_reading(claim, k, starts, L, timeout)
     for i, pos in enumerate(product(*(range(s) for s in sizes))):
         if (text[i] == "1") != predicted(pos):
             raise Rejected(f"at heaps {list(pos)} the predicate and the quotient differ")
+        if own is not None and bool(own(pos)) != (text[i] == "1"):
+            raise Rejected(
+                f"at heaps {list(pos)} the certificate's box is not the predicate's value"
+            )
+    if own is not None:
+        done.append(
+            f"the checker's own reading of the predicate: it repeats with period {L} in each heap "
+            "from its start (cvc5 on the checker's own queries) and gives the box's values"
+        )
     box = " x ".join(map(str, sizes))
     return [*done, f"the predicate agrees with the quotient on the box {box}, period {L}"]

@@ -9,12 +9,14 @@ quotients. Tampering: a value changed, a relation weakened, an obligation droppe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 from pathlib import Path
 
 import pytest
 
 import nimproof_check.parts
-from nimproof_check import check_path
+from nimproof.expr import evaluate, parse
+from nimproof_check import arith, check_path
 from nimproof_check.ws1s import obligations
 from tests.certificates.helpers import certificate, edit_file, load, save
 from tests.certificates.test_tampering import accepted, rejected
@@ -282,3 +284,40 @@ def _copy(x: object) -> object:
     import copy
 
     return copy.deepcopy(x)
+
+
+def test_misere_predicate_read_by_the_checker(tmp_path: Path) -> None:
+    """The checker reads the predicate itself: a claim that does not repeat, or whose values
+    on the box are not the certificate's, is rejected."""
+    path = certificate(MISERE_075, tmp_path)
+    data = load(path)
+    formula = data["claim"]["formula"]
+    data["claim"]["formula"] = f"({formula}) or (h[0] == 100 and h[1] == 101)"
+    save(path, data)
+    rejected(path, "does not repeat")
+    data["claim"]["formula"] = formula.replace("<= 7", "<= 5")
+    save(path, data)
+    rejected(path, "not the predicate's value")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        MISERE_075.formula,
+        "h[0] // 3 - h[1] * 2 >= -4 if h[0] % 5 != 2 else max(h[0], 7) < abs(h[1] - 9)",
+        "not (1 < h[0] <= h[1] < 9) or min(h[0], h[1], 4) == 3",
+    ],
+)
+def test_the_checkers_arithmetic_agrees_with_nimproofs(text: str) -> None:
+    node = arith.parse(text, {})
+    parsed = parse(text, sequences=("h",))
+    for pos in product(range(12), repeat=2):
+        assert bool(arith.value(node, pos, {})) == bool(evaluate(parsed, {"h": pos})), pos
+
+
+@pytest.mark.parametrize(
+    "text", ["h[0] ^ h[1] == 0", "__import__('os')", "h[j] == 0", "h[0] % h[1] == 0", "1.5 < h[0]"]
+)
+def test_outside_the_checkers_arithmetic(text: str) -> None:
+    with pytest.raises(arith.Outside):
+        arith.parse(text, {})
