@@ -5,7 +5,7 @@ with Python's :mod:`ast` parser (never evaluated by Python): integer
 constants, the heaps ``h[i]`` (``i`` a constant) and the claim's integer
 parameters by name, ``+ - *``, ``//`` and ``%`` by a positive constant,
 ``min``/``max``/``abs``, comparisons (chained), ``and``/``or``/``not`` and
-``x if c else y``. Anything else raises :class:`Outside`, and the caller
+``x if c else y``; the one-heap variable ``n`` is ``h[0]``. Anything else raises :class:`Outside`, and the caller
 falls back to what the certificate states.
 
 :func:`value` evaluates a predicate on whole numbers; :func:`smt` writes it as
@@ -43,6 +43,8 @@ def _check(node: ast.AST, params: dict[str, Any]) -> None:
             raise Outside(f"a constant {node.value!r}")
         return
     if isinstance(node, ast.Name):
+        if node.id == "n" and "n" not in params:
+            return
         if not isinstance(params.get(node.id), int) or isinstance(params.get(node.id), bool):
             raise Outside(f"the name {node.id!r}")
         return
@@ -94,7 +96,7 @@ def value(node: ast.expr, h: Sequence[int], params: dict[str, Any]) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
-        return params[node.id]
+        return h[0] if node.id == "n" and "n" not in params else params[node.id]
     if isinstance(node, ast.Subscript):
         return h[node.slice.value]  # type: ignore[attr-defined]
     if isinstance(node, ast.BinOp):
@@ -139,6 +141,8 @@ def smt(node: ast.expr, h: Sequence[str], params: dict[str, Any]) -> str:
         v = int(node.value)  # type: ignore[arg-type]
         return str(v) if v >= 0 else f"(- {-v})"
     if isinstance(node, ast.Name):
+        if node.id == "n" and "n" not in params:
+            return h[0]
         v = int(params[node.id])
         return str(v) if v >= 0 else f"(- {-v})"
     if isinstance(node, ast.Subscript):
@@ -180,14 +184,25 @@ def smt(node: ast.expr, h: Sequence[str], params: dict[str, Any]) -> str:
 
 
 def repeat_query(
-    node: ast.expr, k: int, i: int, start: int, period: int, params: dict[str, Any]
+    node: ast.expr,
+    k: int,
+    i: int,
+    start: int,
+    period: int,
+    params: dict[str, Any],
+    saltus: int | None = None,
 ) -> str:
     """SMT-LIB 2: some heaps ``h >= 0`` with ``h[i] >= start`` where the predicate differs
-    from the predicate with heap ``i`` raised by ``period`` (unsat: it repeats from ``start``)."""
+    from the predicate with heap ``i`` raised by ``period`` (unsat: it repeats from ``start``).
+    With ``saltus``, ``node`` is a value: where the value at ``h[i] + period`` is not the value
+    at ``h`` plus ``saltus``."""
     hs = [f"h{j}" for j in range(k)]
     moved = [f"(+ h{j} {period})" if j == i else f"h{j}" for j in range(k)]
     lines = [f"(declare-const h{j} Int)" for j in range(k)]
     lines += [f"(assert (>= h{j} 0))" for j in range(k)]
     lines.append(f"(assert (>= h{i} {start}))")
-    lines.append(f"(assert (not (= {smt(node, hs, params)} {smt(node, moved, params)})))")
+    here, there = smt(node, hs, params), smt(node, moved, params)
+    if saltus is not None:
+        here = f"(+ {here} {saltus})" if saltus >= 0 else f"(- {here} {-saltus})"
+    lines.append(f"(assert (not (= {here} {there})))")
     return "(set-logic ALL)\n" + "\n".join(lines) + "\n(check-sat)\n"

@@ -26,6 +26,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from nimproof_check import arith, smt
 from nimproof_check.games import (
     CannotCheck,
     Rejected,
@@ -240,7 +241,35 @@ def _periodic_table(
     for n, c in enumerate(claimed):
         if (bool(c) != (g[n] == 0)) if predicate else (c != g[n]):
             raise Rejected(f"at n = {n} the claim gives {c} but g({n}) = {g[n]}")
+    done += _own_formula(claim, claimed, L, None if predicate else S, M, timeout)
     return [
         *done,
         f"the claim agrees with g on 0 <= n < {M + L}; periodic-table rule (L = {L}, M = {M})",
+    ]
+
+
+def _own_formula(
+    claim: dict[str, Any], claimed: list[Any], L: int, S: int | None, M: int, timeout: float
+) -> list[str]:
+    """Where the claim's formula lies in the checker's integer fragment (:mod:`.arith`): cvc5
+    on the checker's own query proves ``f(n + L) = f(n) + S`` for ``n >= M`` (a predicate:
+    it repeats), and the claimed values are the formula's own. Nothing (trusted) outside it."""
+    params = claim.get("params") or {}
+    try:
+        node = arith.parse(str(claim.get("formula")), params)
+        query = arith.repeat_query(node, 1, 0, M, L, params, S)
+    except arith.Outside:
+        return []
+    answer = smt.SECOND_SOLVER(query, timeout)
+    if answer == "sat":
+        raise Rejected(f"the claim's formula does not repeat with period {L} from n = {M}")
+    if answer != "unsat":
+        raise CannotCheck("cvc5 gave no answer on the formula's period (the checker's query)")
+    for n, c in enumerate(claimed):
+        mine = arith.value(node, (n,), params)
+        if (bool(c) != bool(mine)) if S is None else (c != mine):
+            raise Rejected(f"at n = {n} the certificate's value {c} is not the formula's {mine}")
+    return [
+        "the checker's own reading of the formula: it repeats from M (cvc5 on the checker's "
+        "own query) and gives the claimed values"
     ]

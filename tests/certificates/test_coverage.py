@@ -321,3 +321,20 @@ def test_the_checkers_arithmetic_agrees_with_nimproofs(text: str) -> None:
 def test_outside_the_checkers_arithmetic(text: str) -> None:
     with pytest.raises(arith.Outside):
         arith.parse(text, {})
+
+
+def test_periodic_table_formula_read_by_the_checker(tmp_path: Path) -> None:
+    """The checker reads a one-heap formula itself: one that does not repeat, or whose values
+    are not the certificate's, is rejected."""
+    from tests.certificates.test_tampering import KAYLES_P
+
+    path = certificate(KAYLES_P, tmp_path)
+    accepted(path)
+    data = load(path)
+    assert data["proof"]["M"] > 3
+    data["claim"]["formula"] = "h[0] == 0 or h[0] == 1000"
+    save(path, data)
+    rejected(path, "does not repeat")
+    data["claim"]["formula"] = "h[0] == 0 or h[0] == 3"
+    save(path, data)
+    rejected(path, "not the formula's")
