@@ -90,6 +90,11 @@ mine: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python -m nimproof.cli.docgen
 
+# docs/img/report.png, the README's picture: reports/index.html (make verify or make report
+# writes it) drawn by Debian's Chromium through Playwright, as the browser test runs it.
+docs-picture: $(STAMP) browser
+	$(BIN)/python -m nimproof.cli.docgen --picture reports/index.html --out docs/img/report.png
+
 report: $(STAMP)
 	$(BIN)/nimproof report --json reports/results.json --out reports
 

@@ -2,7 +2,9 @@
 
 ``python -m nimproof.cli.docgen`` (``make docs``) writes both; ``--check``
 only compares them with the files on disk and exits 1 naming any that is
-stale. ``docs/commands.md`` is read off the argument parser
+stale. ``--picture PAGE`` instead draws an HTML report page with Debian's
+Chromium (driven by Playwright, a development dependency) into
+``docs/img/report.png`` (``make docs-picture``). ``docs/commands.md`` is read off the argument parser
 (:func:`nimproof.cli.main.build_parser`), ``docs/methods.md`` off the registry
 of proof methods (:data:`nimproof.methods.REGISTRY`), so neither can drift
 from the code. The output depends only on the code: help is formatted at a
@@ -13,12 +15,15 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ForwardRef
 
 from nimproof.cli.main import COMMANDS, build_parser
+from nimproof.errors import UsageError
 from nimproof.methods import REGISTRY, ProofMethod
 from nimproof.output import atomic_write_text
 
@@ -215,6 +220,51 @@ def methods_markdown() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+#: The browser flags of the report's browser test: headless, no network of its own.
+BROWSER_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+)
+
+
+def draw_page(page: Path, out: Path, width: int = 1200, height: int = 760) -> None:
+    """Draw the top ``width`` x ``height`` pixels of an HTML page into the PNG ``out``.
+
+    Uses the system's Chromium (``make test`` installs Debian's); a missing browser or
+    Playwright is a :class:`UsageError` saying so.
+    """
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        raise UsageError("chromium is not installed (apt-get install chromium)")
+    if not page.is_file():
+        raise UsageError(f"{page} does not exist (make verify writes reports/index.html)")
+    try:  # a development dependency: only drawing the picture needs it
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise UsageError("playwright is not installed (pip install -e '.[dev]')") from None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
+        context = pw.chromium.launch_persistent_context(
+            profile,
+            executable_path=executable,
+            headless=True,
+            args=list(BROWSER_FLAGS),
+            viewport={"width": width, "height": height},
+        )
+        try:
+            tab = context.new_page()
+            tab.goto(page.resolve().as_uri())
+            tab.wait_for_load_state("load")
+            tab.screenshot(path=str(out))
+        finally:
+            context.close()
+
+
 #: Each generated page and the function that makes it.
 PAGES = {"commands.md": commands_markdown, "methods.md": methods_markdown}
 
@@ -224,7 +274,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nimproof.cli.docgen", description=__doc__)
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the docs folder")
     parser.add_argument("--check", action="store_true", help="exit 1 if a page is stale")
+    parser.add_argument("--picture", type=Path, metavar="PAGE", help="draw this HTML page instead")
+    parser.add_argument(
+        "--out", type=Path, default=Path("docs/img/report.png"), help="where --picture goes"
+    )
     args = parser.parse_args(argv)
+    if args.picture:
+        try:
+            draw_page(args.picture, args.out)
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.out}")
+        return 0
     stale = []
     for name, make in PAGES.items():
         path = args.docs / name
