@@ -40,3 +40,9 @@ def test_check_reports_a_stale_page_and_writing_fixes_it(
     assert (tmp_path / "methods.md").read_text(encoding="utf-8") == "old\n"
     assert docgen.main(["--docs", str(tmp_path)]) == 0
     assert docgen.main(["--docs", str(tmp_path), "--check"]) == 0
+
+
+def test_architecture_names_every_registered_method() -> None:
+    text = (DOCS.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    missing = [m.name for m in REGISTRY if f"| `{m.name}` |" not in text]
+    assert missing == [], f"ARCHITECTURE.md's method table lacks {missing}"
