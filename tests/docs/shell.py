@@ -4,7 +4,8 @@ A ``sh`` block holds commands, one a line (``#`` starts a comment). A
 ``console`` block holds commands after ``$ `` and, below each, what it
 printed: every shown line must occur in the real output (whitespace and
 line breaks aside, times such as ``[0.08s]`` or ``(3.2 s)`` aside); ``...``
-marks a cut. A command is expected to exit 0 unless its comment says
+marks a cut, a line of its own or inside a line (the pieces must then occur in
+that order). A command is expected to exit 0 unless its comment says
 ``exits N``.
 """
 
@@ -98,4 +99,8 @@ def check(command: Command, cwd: Path, timeout: float) -> None:
     assert done.returncode == command.exit_code, (command.line, done.returncode, printed[-2000:])
     words = _words(printed)
     for line in command.shown:
-        assert _words(line) in words, (command.line, line, printed[-2000:])
+        start = 0
+        for piece in filter(None, (_words(part) for part in line.split("..."))):
+            found = words.find(piece, start)
+            assert found >= 0, (command.line, line, piece, printed[-2000:])
+            start = found + len(piece)
