@@ -212,6 +212,8 @@ def methods_markdown() -> str:
     ]
     for m in REGISTRY:
         scope = SCOPE_WORDS.get(m.reaches, m.reaches) + ("; runs last" if m.runs_last else "")
+        if getattr(m, "loopy", False):  # ProofMethod.loopy, where the registry declares it
+            scope += "; loopy games only"
         lines.append(f"| [`{m.name}`](#{m.name}) | {scope} | {_cell(m.summary)} |")
     lines.append("")
     for m in REGISTRY:
