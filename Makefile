@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: misere-atlas atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: docs docs-picture misere-atlas atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -84,6 +84,16 @@ lint: $(STAMP)
 
 mine: $(STAMP)
 	$(BIN)/nimproof mine --defaults --write conjectures/mined
+
+# docs/commands.md (from the argument parser) and docs/methods.md (from the methods registry);
+# a test fails when the committed pages differ from freshly generated ones.
+docs: $(STAMP)
+	$(BIN)/python -m nimproof.cli.docgen
+
+# docs/img/report.png, the README's picture: reports/index.html (make verify or make report
+# writes it) drawn by Debian's Chromium through Playwright, as the browser test runs it.
+docs-picture: $(STAMP) browser
+	$(BIN)/python -m nimproof.cli.docgen --picture reports/index.html --out docs/img/report.png
 
 report: $(STAMP)
 	$(BIN)/nimproof report --json reports/results.json --out reports

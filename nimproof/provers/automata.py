@@ -3,7 +3,7 @@
 Numbers are finite sets of bit positions (:mod:`nimproof.expr.to_ws1s`), so a
 claim and a game's move relation become WS1S formulas over one set variable
 per heap, and MONA decides them for heaps of every size. For a claimed P-set
-``S`` on ``h`` heaps the method proves (MATH.md's local conditions, on the
+``S`` on ``h`` heaps the method proves (the local conditions of docs/theorems.md, on the
 domain of all ``h``-tuples, which every move keeps):
 
 * (a) ``S(X) & move(X, Y) => ~S(Y)``: no move stays in ``S``;

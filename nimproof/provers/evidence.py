@@ -10,7 +10,7 @@ whichever exact method reaches it:
    while the position is small, or by Sprague–Grundy (the xor of reference
    heap tables) for a sum of heaps in normal play;
 2. otherwise exact evaluation of the family's own move definition and of the
-   claim at that one position (the local conditions of MATH.md: a position's
+   claim at that one position (the local conditions of docs/theorems.md: a position's
    value is the mex of its options' values; no move joins two P-positions and
    every other position has a move into the P-set).
 

@@ -20,7 +20,7 @@ a finite check:
   heap separately, and the box of residues is checked against the xor of the
   tables.
 * ``sum_rule``: the value of a disjunctive sum of normal-play heap games is
-  the xor of the parts' values (Sprague–Grundy; MATH.md: condition 1 is each
+  the xor of the parts' values (Sprague–Grundy, docs/theorems.md: condition 1 is each
   part's mex, condition 2 the xor lemma). It is reported for every position
   when each part is non-splitting or has a proved period, so that every
   part's value is determined for every heap.

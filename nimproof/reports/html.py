@@ -2,9 +2,9 @@
 per claim under ``claims/``, beside the Markdown.
 
 Static files only: no server, no network. Styles and the small sorting script
-are inline; the formula is drawn as inline SVG by matplotlib's mathtext (the
-LaTeX of :func:`nimproof.reports.text.formula_latex`, with the plain formula
-below it); pictures are the PNG files of the Markdown report. Every page is a
+are inline; the formula is drawn as MathML converted when the page is written
+(the LaTeX of :func:`nimproof.reports.text.formula_latex`, with the plain formula
+below it; browsers draw MathML themselves); pictures are the PNG files of the Markdown report. Every page is a
 function of the results and the run's metadata; the per-claim times shown in
 the index come from ``timings.js``, the one HTML file that changes between
 runs.
@@ -13,12 +13,13 @@ runs.
 from __future__ import annotations
 
 import html
-import io
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from latex2mathml.converter import convert
 
 from nimproof.output import atomic_write_text
 from nimproof.reports.pages import (
@@ -67,7 +68,7 @@ th[aria-sort=descending]::after{content:" \\2193"}
 .verdict.proved{border-color:#11703a}.verdict.refuted{border-color:#b3261e}
 .verdict.unknown{border-color:#8a6100}.verdict.checked{border-color:#0b5f86}
 blockquote{margin:.5rem 0;padding:.4rem .8rem;border-left:3px solid #ccd;background:#fafafe}
-.formula{margin:.6rem 0;overflow-x:auto}.formula svg{max-width:100%;height:auto}
+.formula{margin:.6rem 0;overflow-x:auto}.formula math{font-size:1.25em}
 pre{background:#f4f4f6;padding:.5rem;overflow-x:auto}dl{display:grid;
 grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{font-weight:600}dd{margin:0}
 img.plot{max-width:100%;border:1px solid #eee}
@@ -255,43 +256,24 @@ def timings_js(items: list[Entry]) -> str:
     )
 
 
-_MATHTEXT = (
-    (r"\bmod", r"\ \mathrm{mod}\ "),
-    (r"\lvert", "|"),
-    (r"\rvert", "|"),
-    (r"\left", ""),
-    (r"\right", ""),
-    (r"\colon", ":"),
-    (r"\lnot", r"\neg"),
-)
+#: LaTeX commands that may be left in a page only as source, never as its drawn text.
+RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 
-def formula_svg(latex: str) -> str | None:
-    """The LaTeX drawn by matplotlib's mathtext as an inline SVG element; None if it cannot."""
-    text = latex
-    for old, new in _MATHTEXT:
-        text = text.replace(old, new)
-    text = re.sub(r"\\(?:operatorname|text)\{([^{}]*)\}", r"\\mathrm{\1}", text)
-    if "\\begin" in text or "\\\\" in text:
-        return None
-    import matplotlib
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
+def formula_mathml(latex: str) -> str | None:
+    """The LaTeX as a MathML ``<math>`` element (drawn natively by browsers); None if it cannot.
 
-    fig = Figure(figsize=(0.1, 0.1))
-    FigureCanvasSVG(fig)
-    fig.text(0, 0, f"${text}$", fontsize=15)
-    buf = io.StringIO()
+    Converted when the report is written (no script, no network). The result never
+    shows a LaTeX command as text: a conversion that leaves one is refused (None),
+    and the page then shows only the plain formula.
+    """
     try:
-        with matplotlib.rc_context({"svg.hashsalt": "nimproof", "svg.fonttype": "path"}):
-            fig.savefig(
-                buf, format="svg", bbox_inches="tight", pad_inches=0.03, metadata={"Date": None}
-            )
-    except Exception:  # mathtext parses a subset of LaTeX; the plain formula is shown below
+        mathml = convert(latex, display="block")
+    except Exception:  # a construct the converter does not know: the plain formula is shown
         return None
-    svg = buf.getvalue()
-    start = svg.find("<svg")
-    return svg[start:] if start >= 0 else None
+    if RAW_LATEX.search(re.sub(r"<[^>]*>", " ", html.unescape(mathml))):
+        return None
+    return mathml
 
 
 def _formula(c: dict[str, Any]) -> str:
@@ -300,11 +282,9 @@ def _formula(c: dict[str, Any]) -> str:
         return ""
     latex = formula_latex(c)
     out = f"<h2>Formula</h2>\n<p>{esc(formula_label(c))}</p>\n"
-    svg = formula_svg(latex) if latex else None
-    if svg:
-        out += f'<div class="formula" role="img" aria-label="{esc(formula)}">{svg}</div>\n'
-    elif latex:
-        out += f'<pre class="latex">{esc(latex)}</pre>\n'
+    mathml = formula_mathml(latex) if latex else None
+    if mathml:
+        out += f'<div class="formula" aria-label="{esc(formula)}">{mathml}</div>\n'
     return out + f"<pre><code>{esc(str(formula).strip())}</code></pre>\n"
 
 

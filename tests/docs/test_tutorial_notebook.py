@@ -35,5 +35,11 @@ def test_tutorial_notebook_executes_and_shows_a_table_a_plot_a_proof_and_a_refut
     assert any("image/png" in o.get("data", {}) for o in outputs)  # the plot
     assert "('proved', 71, 12, 0, 181)" in texts  # the period, proved by the theorem
     assert "('proved', 'all positions')" in texts
+    # The text credits the method that really proved the claim, and no other.
+    words = "\n".join(str(cell.source) for cell in notebook.cells if cell.cell_type == "markdown")
+    assert "[('automata', 'proved', 'all positions')]" in texts
+    assert "automata method proves it" in words
+    for method in ("z3", "exhaustive", "hypothesis", "hunt"):
+        assert method not in words or method in texts, method
     assert "refuted" in texts and "re-checked by: reference implementation" in texts
     assert "(5, ['heap 3: 7 -> 2'])" in texts  # seed 003's example: nim-sum 5

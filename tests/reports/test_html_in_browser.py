@@ -9,6 +9,7 @@ is kept in ``tmp/artifacts/`` (or ``$NIMPROOF_ARTIFACTS``).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -18,6 +19,9 @@ from typing import Any
 import pytest
 
 from nimproof.cli.main import main
+
+#: A LaTeX command (a backslash and letters) shown as text: a formula left undrawn.
+RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("NIMPROOF_ARTIFACTS") or ROOT / "tmp" / "artifacts")
@@ -53,6 +57,15 @@ checks = { exhaustive = { max_heap = 15 } }
 seed = "003"
 section = "Теорема Бутона"
 wording = "Позиция является проигрышной тогда и только тогда, когда её ним-сумма равна нулю."
+
+[[claim]]
+id = "columns"
+statement = "A Nim position is a P-position iff every binary column has an even count."
+kind = "p_positions"
+game = "nim"
+heaps = 2
+predicate = "all(colsum(h, b) % 2 == 0 for b in bits)"
+checks = { exhaustive = { max_heap = 15 } }
 
 [[claim]]
 id = "typo"
@@ -124,7 +137,14 @@ def _ids(page: Any) -> list[str]:
 def test_index_loads_without_errors_and_sorts_and_filters(browser: Any, report: Path) -> None:
     page, errors = _open(browser, report / "index.html")
     ids = _ids(page)
-    assert sorted(ids) == ["bouton[heaps=2]", "bouton[heaps=3]", "knim[k=1]", "knim[k=2]", "typo"]
+    assert sorted(ids) == [
+        "bouton[heaps=2]",
+        "bouton[heaps=3]",
+        "columns",
+        "knim[k=1]",
+        "knim[k=2]",
+        "typo",
+    ]
     # Times come from timings.js: every row shows a number.
     times = page.eval_on_selector_all("#claims td.time", "cs => cs.map(c => c.textContent)")
     assert all(t.replace(".", "", 1).isdigit() for t in times), times
@@ -159,7 +179,7 @@ def test_every_link_and_picture_resolves(browser: Any, report: Path) -> None:
     page, errors = _open(browser, report / "index.html")
     hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
     claim_pages = [h for h in hrefs if "/claims/" in h and h.endswith(".html")]
-    assert len(claim_pages) == 5
+    assert len(claim_pages) == 6
     for href in hrefs:
         assert href.startswith("file://") and Path(href[len("file://") :]).exists(), href
     pictures = 0
@@ -171,6 +191,12 @@ def test_every_link_and_picture_resolves(browser: Any, report: Path) -> None:
         assert all(done and width > 0 for done, width in sizes), (href, sizes)
         pictures += len(sizes)
         assert sub_errors == [], (href, sub_errors)
+        # Every formula is drawn: no LaTeX command (\\frac, \\oplus, \\bmod ...) shows as text.
+        shown = sub.inner_text("body")
+        assert not RAW_LATEX.search(shown), (href, RAW_LATEX.findall(shown))
+        assert sub.locator(".formula math").count() == 1, href
+        drawn = sub.eval_on_selector(".formula math", "m => m.getBoundingClientRect().width")
+        assert drawn > 20, (href, drawn)
         sub.close()
     assert pictures >= 2
     assert errors == []
@@ -183,7 +209,7 @@ def test_claim_page_shows_formula_source_translation_and_counterexample(
     text = page.inner_text("body")
     assert "Теорема Бутона" in text and "ним-сумма" in text  # the source's words
     assert "In English" in text and "xor of its heaps" in text
-    assert page.locator(".formula svg").count() == 1  # the formula, drawn
+    assert page.locator(".formula math").count() == 1  # the formula, drawn as MathML
     refuted, _ = _open(browser, report / "claims" / "typo.html")
     words = refuted.inner_text("body")
     assert "Counterexample" in words and "re-checked by" in words and "reference" in words
