@@ -79,6 +79,7 @@ __all__ = [
     "Heaps",
     "HeapsRelation",
     "IntervalTakes",
+    "LoopyRelation",
     "MoveDescription",
     "MoveSpec",
     "MultiHeapGame",
@@ -144,6 +145,9 @@ class MoveDescription:
     splits: ClassVar[bool] = False
     #: True when a box ``[0, B]^h`` is closed under moves (no move raises a heap).
     lowers_heaps: ClassVar[bool] = True
+    #: True when a play may go on forever (a loopy game): there are no Grundy values, only
+    #: outcomes (win, loss, draw); engines and the finite-game methods refuse such a game.
+    loopy: ClassVar[bool] = False
 
     @property
     def nim(self) -> bool:
@@ -566,6 +570,60 @@ class HeapsRelation(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
+class LoopyRelation(MoveDescription):
+    """A loopy game on ``heaps`` numbers: ``h -> k`` is a move when ``predicate`` holds (a
+    formula in the numbers before, ``h``, and after, ``k``), and a play may go on forever.
+
+    Such a game has outcomes (the player to move wins, loses, or neither can
+    force a win: a draw), not Grundy values; only methods registered for loopy
+    games decide its claims (:mod:`nimproof.provers.loopy`). ``rank`` is the
+    family's proposed ranking for the winner's strategy (levels of formulas in
+    ``h``, see that module), used when a claim names none; it is a hint that
+    the proof checks, never trusted.
+    """
+
+    heaps: int
+    predicate: Node
+    text: str
+    rank: tuple[tuple[str, ...], ...] = ()
+    loopy: ClassVar[bool] = True
+    lowers_heaps: ClassVar[bool] = False
+
+    def heap_count(self) -> int:
+        return self.heaps
+
+    def parts(self, game: Game, heaps: int) -> None:
+        return None
+
+    def position_formula(self, heaps: int) -> str:
+        if heaps != self.heaps:
+            raise NotAFormula(f"its positions have {self.heaps} numbers, not {heaps}")
+        return self.text
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        from nimproof.errors import UsageError
+
+        raise UsageError(
+            "a loopy game (a play may go on forever) has no measure every move lowers, so no "
+            "Grundy values; its outcomes are decided by `nimproof check` with the loopy method"
+        )
+
+    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
+        if len(p) != self.heaps or len(q) != self.heaps or any(x < 0 for x in q):
+            return False
+        from nimproof.errors import EvalError
+        from nimproof.expr.evaluate import evaluate
+
+        try:
+            return bool(evaluate(self.predicate, {"h": tuple(p), "k": tuple(q)}))
+        except EvalError:
+            return False
+
+    def move_bound(self, position: Sequence[int]) -> float:
+        return float(sum(int(x) for x in position) * len(position))
+
+
+@dataclass(frozen=True, slots=True)
 class PythonMoves(MoveDescription):
     """Moves known only through the family's Python :meth:`Game.moves` (plugins)."""
 
@@ -576,7 +634,7 @@ class PythonMoves(MoveDescription):
 HeapMoveSpec = (
     FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
 )
-MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation
+MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation | LoopyRelation
 MoveSpec = MoveDescription
 
 
