@@ -41,7 +41,7 @@ def _fit(values: np.ndarray, start: int, shift: int, cut: int) -> tuple[int, int
     if np.linalg.matrix_rank(m) < 3:
         return None
     sol, *_ = np.linalg.lstsq(m, y.astype(float), rcond=None)
-    a, b, c = (int(round(x)) for x in sol)
+    a, b, c = (round(float(x)) for x in sol)
     if c == 0 or not np.array_equal(a * n + b + c * p, y):
         return None
     return a, b, c
