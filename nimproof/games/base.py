@@ -94,6 +94,7 @@ __all__ = [
     "SplitUnequal",
     "StairToStair",
     "TakeAndBreak",
+    "UnequalSplits",
     "UpToKHeaps",
     "canonical_heaps",
     "heap_move",
@@ -163,6 +164,11 @@ class MoveDescription:
     def max_parts(self) -> int:
         """The most heaps one move may leave in place of one heap."""
         return 2 if self.splits else 1
+
+    def unequal_split_digits(self) -> tuple[int, ...] | None:
+        """One heap: the code's digits (bits 1, 2, 4 only) when the moves are a two-way
+        take-and-break code whose every split leaves two *unequal* heaps; None otherwise."""
+        return None
 
     def finite_takes(self) -> tuple[int, ...] | None:
         """One heap: the takes when the moves are ``n -> n - t`` for ``t`` in a finite set."""
@@ -408,6 +414,24 @@ class SplitUnequal(MoveDescription):
     def unequal_split(self) -> bool:
         return True
 
+    def unequal_split_digits(self) -> tuple[int, ...]:
+        return (4,)
+
+    def heap_formula(self) -> str:
+        raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
+
+
+@dataclass(frozen=True, slots=True)
+class UnequalSplits(MoveDescription):
+    """A two-way take-and-break code whose every split leaves two unequal heaps (CGSuite's
+    ``!`` on every digit that splits): ``digits[k]`` as in :class:`TakeAndBreak`, bits 1, 2, 4."""
+
+    digits: tuple[int, ...]
+    splits: ClassVar[bool] = True
+
+    def unequal_split_digits(self) -> tuple[int, ...]:
+        return self.digits
+
     def heap_formula(self) -> str:
         raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
 
@@ -632,7 +656,14 @@ class PythonMoves(MoveDescription):
 
 
 HeapMoveSpec = (
-    FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
+    FiniteTakes
+    | IntervalTakes
+    | SetTakes
+    | RelationMoves
+    | TakeAndBreak
+    | SplitUnequal
+    | UnequalSplits
+    | PartMoves
 )
 MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation | LoopyRelation
 MoveSpec = MoveDescription

@@ -83,7 +83,9 @@ def test_a_mutant_wrong_only_far_away_is_not_proved() -> None:
     ],
 )
 def test_false_claims_are_refuted_with_a_rechecked_position(rows: int, formula: str) -> None:
-    c = claim("p_positions", f"northcott:{rows}", formula, {"loopy": {"max_total": 6}}, heaps=3 * rows)
+    c = claim(
+        "p_positions", f"northcott:{rows}", formula, {"loopy": {"max_total": 6}}, heaps=3 * rows
+    )
     verdict = verify_claim(c, timeout=120)
     assert_refutation_holds(c, verdict)
     assert verdict.counterexample is not None and verdict.counterexample.condition == "outcome"
