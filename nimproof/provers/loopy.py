@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any, TypedDict
@@ -212,10 +213,12 @@ def obligations(ctx: ClaimContext, rank: list[Any]) -> list[tuple[str, str]]:
     header += f"pred M({_params(a + b)}) = {rel.formula};\n"
     header += f"pred S({_params(a)}) = {claim.formula};\n"
     guards = [("move guard", a + b, rel.guard), ("claim guard", a, claim.guard)]
-    levels = [[level] if isinstance(level, str) else list(level) for level in rank]
+    levels = [[str(level)] if isinstance(level, str) else [str(t) for t in level] for level in rank]
     for i, level in enumerate(levels):
         for j, text in enumerate(level):
-            node = parse(str(text), scalars=tuple(env), sequences=("h",), result="int")
+            if _PLAIN.fullmatch(text):
+                continue  # a number of the position itself: compared directly
+            node = parse(text, scalars=tuple(env), sequences=("h",), result="int")
             r = compile_equals(node, SetVar("V"), on_a)
             header += f"pred R{i}_{j}({_params([*a, 'V'])}) = {r.formula};\n"
             guards.append((f"rank {i}.{j} guard", [*a, "V"], r.guard))
@@ -227,7 +230,7 @@ def obligations(ctx: ClaimContext, rank: list[Any]) -> list[tuple[str, str]]:
     x, y, z = ([f"{c}{i}" for i in range(n)] for c in "XYZ")
     win = f"~S({_args(x)}) => ex2 {', '.join(y)}: M({_args(x + y)}) & S({_args(y)})"
     files.append(("win", f"var2 {', '.join(x)};\n{win};\n"))
-    lower = _lex_lower(x, z, [len(level) for level in levels])
+    lower = _lex_lower(x, z, levels)
     answer = (
         f"S({_args(x)}) & M({_args(x + y)}) =>\n  ex2 {', '.join(z)}: "
         f"M({_args(y + z)}) & S({_args(z)}) & {lower}"
@@ -245,23 +248,38 @@ def _args(names: list[str]) -> str:
     return ", ".join(names)
 
 
-def _lex_lower(x: list[str], z: list[str], sizes: list[int]) -> str:
+#: A rank entry that is one number of the position, ``h[i]``.
+_PLAIN = re.compile(r"\s*h\[(\d+)\]\s*")
+
+
+def _lex_lower(x: list[str], z: list[str], levels: list[list[str]]) -> str:
     """``rank(Z) < rank(X)``: lexicographic over the levels, each level a tuple compared
-    componentwise (every entry ``<=`` and one ``<``); ``R{i}_{j}`` is entry ``j`` of level ``i``."""
-    names = [(i, j) for i, k in enumerate(sizes) for j in range(k)]
-    ps = {ij: f"P{ij[0]}_{ij[1]}" for ij in names}
-    qs = {ij: f"Q{ij[0]}_{ij[1]}" for ij in names}
-    values = " & ".join(
-        f"R{i}_{j}({_args(x)}, {ps[i, j]}) & R{i}_{j}({_args(z)}, {qs[i, j]})" for i, j in names
-    )
+    componentwise (every entry ``<=`` and one ``<``); entry ``j`` of level ``i`` is the
+    predicate ``R{i}_{j}``, or the position's own number for an entry ``h[k]``."""
+    bound: list[str] = []
+    values: list[str] = []
+    pairs: list[list[tuple[str, str]]] = []
+    for i, level in enumerate(levels):
+        row = []
+        for j, text in enumerate(level):
+            plain = _PLAIN.fullmatch(text)
+            if plain and int(plain.group(1)) < len(x):
+                k = int(plain.group(1))
+                row.append((x[k], z[k]))
+                continue
+            p, q = f"P{i}_{j}", f"Q{i}_{j}"
+            bound += [p, q]
+            values += [f"R{i}_{j}({_args(x)}, {p})", f"R{i}_{j}({_args(z)}, {q})"]
+            row.append((p, q))
+        pairs.append(row)
     cases = []
-    for i, k in enumerate(sizes):
-        same = [f"{qs[e, j]} = {ps[e, j]}" for e in range(i) for j in range(sizes[e])]
-        le = [f"le({qs[i, j]}, {ps[i, j]})" for j in range(k)]
-        some = " | ".join(f"lt({qs[i, j]}, {ps[i, j]})" for j in range(k))
+    for i, row in enumerate(pairs):
+        same = [f"{q} = {p}" for earlier in pairs[:i] for p, q in earlier]
+        le = [f"le({q}, {p})" for p, q in row]
+        some = " | ".join(f"lt({q}, {p})" for p, q in row)
         cases.append("(" + " & ".join([*same, *le, f"({some})"]) + ")")
-    bound = ", ".join([*ps.values(), *qs.values()])
-    return f"(ex2 {bound}: {values} & ({' | '.join(cases)}))"
+    body = " & ".join([*values, f"({' | '.join(cases)})"])
+    return f"(ex2 {', '.join(bound)}: {body})" if bound else f"({body})"
 
 
 def _prove(
