@@ -88,6 +88,7 @@ __all__ = [
     "PartMoves",
     "PluginGame",
     "Position",
+    "PositionRelation",
     "PythonMoves",
     "RelationMoves",
     "SetTakes",
@@ -535,24 +536,14 @@ class StairToStair(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
-class HeapsRelation(MoveDescription):
-    """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula
-    in the heaps before (``h``) and after (``k``) of a position of ``heaps`` heaps.
-
-    ``weights`` is a measure every move lowers (``sum(w[i] * h[i])``, checked
-    when the game is made); ``lowers_heaps`` says whether no move raises a heap.
-    Where the predicate is undefined the move is illegal.
-    """
+class PositionRelation(MoveDescription):
+    """What :class:`HeapsRelation` and :class:`LoopyRelation` share: ``h -> k`` is a move of a
+    position of ``heaps`` numbers when ``predicate`` holds (``text`` is its source), a formula
+    in the numbers before (``h``) and after (``k``); where it is undefined the move is illegal."""
 
     heaps: int
     predicate: Node
     text: str
-    weight: tuple[int, ...] = ()
-    raises: bool = False
-
-    @property
-    def lowers_heaps(self) -> bool:  # type: ignore[override]
-        return not self.raises
 
     def heap_count(self) -> int:
         return self.heaps
@@ -564,9 +555,6 @@ class HeapsRelation(MoveDescription):
         if heaps != self.heaps:
             raise NotAFormula(f"its positions have {self.heaps} heaps, not {heaps}")
         return self.text
-
-    def weights(self, heaps: int) -> tuple[int, ...]:
-        return self.weight or (1,) * heaps
 
     def holds(self, p: Sequence[int], q: Sequence[int]) -> bool:
         """True when the relation holds from ``p`` to ``q`` (exact evaluation)."""
@@ -583,6 +571,27 @@ class HeapsRelation(MoveDescription):
             return False
         return self.holds(p, q)
 
+
+@dataclass(frozen=True, slots=True)
+class HeapsRelation(PositionRelation):
+    """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula
+    in the heaps before (``h``) and after (``k``) of a position of ``heaps`` heaps.
+
+    ``weights`` is a measure every move lowers (``sum(w[i] * h[i])``, checked
+    when the game is made); ``lowers_heaps`` says whether no move raises a heap.
+    Where the predicate is undefined the move is illegal.
+    """
+
+    weight: tuple[int, ...] = ()
+    raises: bool = False
+
+    @property
+    def lowers_heaps(self) -> bool:  # type: ignore[override]
+        return not self.raises
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        return self.weight or (1,) * heaps
+
     def move_bound(self, position: Sequence[int]) -> float:
         """The positions below this one: in the box under it when no move raises a heap, else
         those of smaller measure."""
@@ -594,7 +603,7 @@ class HeapsRelation(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
-class LoopyRelation(MoveDescription):
+class LoopyRelation(PositionRelation):
     """A loopy game on ``heaps`` numbers: ``h -> k`` is a move when ``predicate`` holds (a
     formula in the numbers before, ``h``, and after, ``k``), and a play may go on forever.
 
@@ -606,23 +615,9 @@ class LoopyRelation(MoveDescription):
     the proof checks, never trusted.
     """
 
-    heaps: int
-    predicate: Node
-    text: str
     rank: tuple[tuple[str, ...], ...] = ()
     loopy: ClassVar[bool] = True
     lowers_heaps: ClassVar[bool] = False
-
-    def heap_count(self) -> int:
-        return self.heaps
-
-    def parts(self, game: Game, heaps: int) -> None:
-        return None
-
-    def position_formula(self, heaps: int) -> str:
-        if heaps != self.heaps:
-            raise NotAFormula(f"its positions have {self.heaps} numbers, not {heaps}")
-        return self.text
 
     def weights(self, heaps: int) -> tuple[int, ...]:
         from nimproof.errors import UsageError
@@ -631,17 +626,6 @@ class LoopyRelation(MoveDescription):
             "a loopy game (a play may go on forever) has no measure every move lowers, so no "
             "Grundy values; its outcomes are decided by `nimproof check` with the loopy method"
         )
-
-    def is_move(self, game: Game, p: Heaps, q: Heaps, budget: int = 1_000_000) -> bool:
-        if len(p) != self.heaps or len(q) != self.heaps or any(x < 0 for x in q):
-            return False
-        from nimproof.errors import EvalError
-        from nimproof.expr.evaluate import evaluate
-
-        try:
-            return bool(evaluate(self.predicate, {"h": tuple(p), "k": tuple(q)}))
-        except EvalError:
-            return False
 
     def move_bound(self, position: Sequence[int]) -> float:
         return float(sum(int(x) for x in position) * len(position))

@@ -293,29 +293,21 @@ def _prove(
     checked, scope = bounded
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
-    stats.update(mona_runs=0, mona_seconds=0.0)
-    done: list[str] = []
-    for name, text in files:
-        left = min(timeout, ctx.time_left())
-        if left <= 0.05:
-            return _result(
-                "proved", f"{checked}; out of time before obligation {name}", t0, stats, scope
-            )
-        answer = mona.run_text(text, left, memory)
-        stats["mona_runs"] += 1
-        stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
-        if answer.outcome == "valid":
-            done.append(name)
-            continue
-        if answer.outcome == "error":
-            raise RuntimeError(f"MONA rejected obligation {name}: {answer.message}")
-        why = f"obligation {name}: MONA {answer.outcome}"
+    ran = mona.run_obligations(files, timeout, memory, ctx.time_left)
+    ran.record(stats)
+    if ran.failed is not None:
+        answer = ran.answer
+        if answer is None:
+            why = f"out of time before obligation {ran.failed}"
+            return _result("proved", f"{checked}; {why}", t0, stats, scope)
+        why = f"obligation {ran.failed}: MONA {answer.outcome}"
         if answer.outcome in ("counterexample", "unsatisfiable"):
             cx = _at_failure(ctx, answer.assignment)
             if cx is not None:
                 return _result("refuted", f"{why}; {cx.explanation}", t0, stats, counterexample=cx)
             why += " (the position it names is not wrong, or too large to solve: a wrong rank?)"
         return _result("proved", f"{checked}; {why}", t0, stats, scope)
+    done = ran.done
     stats["obligations"] = done
     detail = (
         f"{checked}; WS1S obligations {', '.join(done)} valid (MONA) for every position: the "
