@@ -611,11 +611,13 @@ class LoopyRelation(PositionRelation):
     force a win: a draw), not Grundy values; only methods registered for loopy
     games decide its claims (:mod:`nimproof.provers.loopy`). ``rank`` is the
     family's proposed ranking for the winner's strategy (levels of formulas in
-    ``h``, see that module), used when a claim names none; it is a hint that
-    the proof checks, never trusted.
+    ``h``, see that module), used when a claim names none, and ``answer`` the
+    winner's answer to a move (one formula per number, in ``x`` before and ``h``
+    after the loser's move); both are hints that the proof checks, never trusted.
     """
 
     rank: tuple[tuple[str, ...], ...] = ()
+    answer: tuple[str, ...] = ()
     loopy: ClassVar[bool] = True
     lowers_heaps: ClassVar[bool] = False
 

@@ -59,6 +59,28 @@ def relation(rows: int) -> str:
     return " or ".join(cases)
 
 
+def answer(rows: int) -> tuple[str, ...]:
+    """The winner's answer (the classic strategy) as formulas in ``x`` (the loser's position)
+    and ``h`` (the winner's position, after the loser's move), one per number of the result.
+
+    A retreat is undone: every gap goes back to its value in ``x``. After an advance the
+    winner plays Nim's move in the first row whose gap xor the xor of all gaps is smaller
+    than the gap. The winner's own piece moves, so after the swap the row reads (new gap,
+    the loser's room, the winner's room plus the distance moved).
+    """
+    s = "(" + " ^ ".join(f"h[{3 * r}]" for r in range(rows)) + ")"
+    retreated = " or ".join(f"h[{3 * r}] > x[{3 * r}]" for r in range(rows))
+    nim = [f"((h[{3 * r}] ^ {s}) < h[{3 * r}])" for r in range(rows)]
+    out: list[str] = []
+    for r in range(rows):
+        first = " and ".join([nim[r], *(f"not {nim[q]}" for q in range(r))])
+        gap = (
+            f"(x[{3 * r}] if ({retreated}) else ((h[{3 * r}] ^ {s}) if ({first}) else h[{3 * r}]))"
+        )
+        out += [gap, f"h[{3 * r + 2}]", f"h[{3 * r + 1}] + h[{3 * r}] - {gap}"]
+    return tuple(out)
+
+
 class Northcott(MultiHeapGame):
     """Northcott's game (impartial form) on ``rows`` rows; positions: ``3 * rows`` numbers."""
 
@@ -73,7 +95,7 @@ class Northcott(MultiHeapGame):
         text = relation(self.rows)
         node = parse(text, sequences=("h", "k"), result="bool")
         rank = tuple(tuple(f"h[{3 * i + part}]" for i in range(self.rows)) for part in (0, 1))
-        return LoopyRelation(3 * self.rows, node, text, rank)
+        return LoopyRelation(3 * self.rows, node, text, rank, answer(self.rows))
 
     def moves(self, position: Position) -> Iterator[Position]:
         p = cast(tuple[int, ...], position)

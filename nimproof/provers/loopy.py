@@ -68,12 +68,15 @@ RECHECK = "plain fixed-point outcome computation over the family's own moves"
 class Options(TypedDict, total=False):
     """``max_total``: solve every position whose numbers sum to at most this (default: the
     largest within ``max_positions``); ``rank``: formulas in ``h`` ordered lexicographically
-    (needed for the all-positions proof); ``timeout``: seconds per MONA obligation;
+    (needed for the all-positions proof); ``answer``: the winner's answer as one formula
+    per number, in ``x`` (before the loser's move) and ``h`` (after it), a hint that narrows
+    MONA's search (optional); ``timeout``: seconds per MONA obligation;
     ``memory_mb``: MONA's memory limit."""
 
     max_total: int
     max_positions: int
     rank: list[str | list[str]]
+    answer: list[str]
     timeout: float
     memory_mb: int
 
@@ -109,8 +112,10 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         return _result("proved", checked + why, t0, stats, bounded)
     if not mona.available():
         return _result("proved", f"{checked}; {mona.MISSING}", t0, stats, bounded)
+    family_answer = list(getattr(ctx.game.moves_spec, "answer", ()))
+    answer = options.get("answer", family_answer)
     try:
-        files = obligations(ctx, list(rank))
+        files = obligations(ctx, list(rank), [str(a) for a in answer])
     except (NotExpressible, UsageError) as exc:
         return _result("proved", f"{checked}; {exc}", t0, stats, bounded)
     return _prove(ctx, files, options, (checked, bounded), t0, stats)
@@ -198,7 +203,9 @@ def _confirm(
     return Counterexample(pos, "outcome", text + ".", claimed, actual, move, True, RECHECK)
 
 
-def obligations(ctx: ClaimContext, rank: list[Any]) -> list[tuple[str, str]]:
+def obligations(
+    ctx: ClaimContext, rank: list[Any], answer: list[str] | None = None
+) -> list[tuple[str, str]]:
     """The MONA files (name, text) of the all-positions proof (see the module docstring)."""
     assert ctx.game is not None and ctx.heaps is not None and ctx.formula is not None
     n = ctx.heaps
@@ -227,17 +234,47 @@ def obligations(ctx: ClaimContext, rank: list[Any]) -> list[tuple[str, str]]:
         for name, names, guard in guards
         if guard != "true"
     ]
+    if answer:
+        header += _answer_predicate(ctx, answer, a, b)
     x, y, z = ([f"{c}{i}" for i in range(n)] for c in "XYZ")
     win = f"~S({_args(x)}) => ex2 {', '.join(y)}: M({_args(x + y)}) & S({_args(y)})"
     files.append(("win", f"var2 {', '.join(x)};\n{win};\n"))
     lower = _lex_lower(x, z, levels)
-    answer = (
+    reply = (
         f"S({_args(x)}) & M({_args(x + y)}) =>\n  ex2 {', '.join(z)}: "
-        f"M({_args(y + z)}) & S({_args(z)}) & {lower}"
+        + (f"F({_args(x + y + z)}) & " if answer else "")
+        + f"M({_args(y + z)}) & S({_args(z)}) & {lower}"
     )
     pairs = [v for pair in zip(x, y, strict=True) for v in pair]  # interleaved: a better BDD order
-    files.append(("answer", f"var2 {', '.join(pairs)};\n{answer};\n"))
+    files.append(("answer", f"var2 {', '.join(pairs)};\n{reply};\n"))
     return [(name, header + text) for name, text in files]
+
+
+def _answer_predicate(ctx: ClaimContext, answer: list[str], a: list[str], b: list[str]) -> str:
+    """``pred F(A.., B.., C..)``: ``C`` is the answer the hint names to the loser's move ``A -> B``.
+
+    Only a conjunct inside the answer obligation's ``ex2 Z``: it narrows the
+    search and can never make a false obligation valid (the move, the claim and
+    the rank are still required of ``Z``), so it needs no guard of its own.
+    """
+    assert ctx.heaps is not None
+    if len(answer) != ctx.heaps:
+        raise UsageError(f"the answer hint needs {ctx.heaps} formulas, one per number")
+    c = [f"C{i}" for i in range(ctx.heaps)]
+    env: dict[str, object] = {
+        **ctx.params,
+        "x": tuple(SetVar(v) for v in a),
+        "h": tuple(SetVar(v) for v in b),
+    }
+    parts = [
+        compile_equals(
+            parse(text, scalars=tuple(ctx.params), sequences=("x", "h"), result="int"),
+            SetVar(target),
+            env,
+        ).formula
+        for text, target in zip(answer, c, strict=True)
+    ]
+    return f"pred F({_params(a + b + c)}) = {' & '.join(parts)};\n"
 
 
 def _params(names: list[str]) -> str:

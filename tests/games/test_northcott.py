@@ -126,3 +126,31 @@ def test_outcome_of_one_position_and_its_closure() -> None:
     got, labels = outcome(_northcott(2), (3, 0, 0, 1, 2, 2))
     assert got == "win"
     assert all(sum(p) == 8 for p in labels)
+
+
+@pytest.mark.parametrize(("rows", "width"), [(2, 6), (3, 4)])
+def test_the_answer_hint_is_the_classic_strategy_on_whole_boards(rows: int, width: int) -> None:
+    from nimproof.expr import evaluate, parse
+    from nimproof.games.northcott import answer
+
+    game = _northcott(rows)
+    formulas = [parse(f, sequences=("x", "h")) for f in answer(rows)]
+    for x in _board(rows, width):
+        if _gap_xor(x, rows):
+            continue
+        for y in game.moves(x):
+            z = tuple(int(evaluate(f, {"x": x, "h": y})) for f in formulas)
+            assert z in set(game.moves(y)) and _gap_xor(z, rows) == 0, (x, y, z)
+            gaps = [(z[3 * i], x[3 * i]) for i in range(rows)]
+            rooms = [(z[3 * i + 1], x[3 * i + 1]) for i in range(rows)]
+            lower_gaps = all(a <= b for a, b in gaps) and any(a < b for a, b in gaps)
+            same_gaps = all(a == b for a, b in gaps)
+            lower_rooms = all(a <= b for a, b in rooms) and any(a < b for a, b in rooms)
+            assert lower_gaps or (same_gaps and lower_rooms), (x, y, z)
+
+
+def _gap_xor(p: tuple[int, ...], rows: int) -> int:
+    out = 0
+    for i in range(rows):
+        out ^= p[3 * i]
+    return out

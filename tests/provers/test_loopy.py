@@ -103,3 +103,34 @@ def test_only_loopy_methods_decide_a_loopy_claim() -> None:
 def test_the_loopy_method_leaves_other_games_alone() -> None:
     c = claim("p_positions", "nim", "(h[0] ^ h[1]) == 0", {"loopy": {}}, heaps=2)
     assert run_method("loopy", prepare(c), {}).status == "unknown"
+
+
+@needs_mona
+def test_a_wrong_answer_hint_proves_nothing_beyond_the_boards() -> None:
+    # "answer by doing nothing": Z = Y is not a move, so the answer obligation fails
+    hint = [f"h[{i}]" for i in range(6)]
+    options = {"rank": _rank(2), "answer": hint, "max_total": 5}
+    c = claim("p_positions", "northcott:2", _xor(2), {"loopy": options}, heaps=6)
+    verdict = verify_claim(c, timeout=120)
+    assert verdict.status == "checked", verdict
+    assert "obligation answer" in verdict.methods[0].detail
+
+
+@needs_mona
+def test_without_the_answer_hint_the_search_still_proves_two_rows() -> None:
+    c = claim(
+        "p_positions",
+        "northcott:2",
+        _xor(2),
+        {"loopy": {"rank": _rank(2), "answer": [], "max_total": 4}},
+        heaps=6,
+    )
+    assert verify_claim(c, timeout=120).status == "proved"
+
+
+@pytest.mark.slow
+@needs_mona
+def test_four_rows_proved_for_every_position() -> None:
+    options = {"rank": _rank(4), "max_total": 3, "timeout": 300}
+    c = claim("p_positions", "northcott:4", _xor(4), {"loopy": options}, heaps=12)
+    assert verify_claim(c, timeout=600).status == "proved"
