@@ -32,8 +32,13 @@ Two parts, both from the game's own definition:
    ``S`` has a move into ``S``: a win in finitely many moves. So ``S`` is
    exactly the set of losses and there are no draws.
 
-A failing obligation is never a refutation by itself (a wrong ``rank`` fails
-too): the position MONA names is solved exactly when it is small enough and
+An optional ``answer`` hint (the claim's option, else the family's) names the
+winner's answer ``Z`` as formulas in ``x`` (= ``X``) and ``h`` (= ``Y``); it is
+one more conjunct inside the ``ex Z`` of (answer), so it narrows MONA's search
+but cannot make a false obligation valid.
+
+A failing obligation is never a refutation by itself (a wrong ``rank`` or
+``answer`` fails too): the position MONA names is solved exactly when it is small enough and
 refutes only where the claim is wrong there; otherwise the method keeps the
 bounded scope of part 1.
 """
