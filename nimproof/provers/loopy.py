@@ -191,20 +191,34 @@ def _exhaustive(ctx: ClaimContext, total: int) -> tuple[Counterexample | None, i
 def _confirm(
     ctx: ClaimContext, pos: tuple[int, ...], claimed: bool, found: Outcome
 ) -> Counterexample:
-    """The counterexample at ``pos``, its outcome re-computed by the plain fixed point."""
+    """The counterexample retrograde analysis found at ``pos``, confirmed by the plain
+    fixed point (:func:`outcome_counterexample`); a disagreement is an internal error."""
+    cx = outcome_counterexample(ctx, pos)
+    if cx is None or cx.actual != found:
+        raise RuntimeError(f"retrograde analysis and the fixed point disagree at {pos}")
+    return cx
+
+
+def outcome_counterexample(ctx: ClaimContext, pos: tuple[int, ...]) -> Counterexample | None:
+    """The re-checked counterexample at ``pos`` when the claim is wrong there, else None.
+
+    The outcome comes from the plain fixed point over every position reachable
+    from ``pos`` (the family's own moves, no predecessor lists or counters), never
+    from retrograde analysis; the claim is evaluated exactly.
+    """
     assert ctx.game is not None
     graph = closure(ctx.game, [pos])
-    actual = fixpoint(graph)[pos]
-    if actual != found:
-        raise RuntimeError(f"retrograde analysis and the fixed point disagree at {pos}")
+    labels = fixpoint(graph)
+    actual = labels[pos]
+    claimed = _claimed(ctx, pos)
+    if not _wrong(claimed, actual):
+        return None
     says = "a P-position (a loss for the mover)" if claimed else "a win for the mover"
     truth = {"loss": "a loss", "win": "a win", "draw": "a draw (neither player can force a win)"}
     text = f"At {pos} the claim says {says}, but the exact outcome is {truth[actual]}"
-    if actual == "win":
-        move = next(q for q in graph[pos] if fixpoint(graph)[q] == "loss")
+    move = next((q for q in graph[pos] if labels[q] == "loss"), None)
+    if move is not None:
         text += f"; winning move: to {move}"
-    else:
-        move = None
     return Counterexample(pos, "outcome", text + ".", claimed, actual, move, True, RECHECK)
 
 
