@@ -115,8 +115,9 @@ class Northcott(MultiHeapGame):
 
 @family(
     "northcott",
-    "Northcott's game (loopy): R rows, two facing pieces per row; slide your piece forwards "
-    "or backwards; the position is gap, mover's room, opponent's room for each row",
+    "Northcott's game: R rows, each with two facing pieces, one per player; slide one of your "
+    "pieces forwards or backwards along its row (a play may go on forever); a position lists, "
+    "for each row, the gap, your room behind your piece and your opponent's room",
     "northcott:2",
     multi_heap=True,
 )
