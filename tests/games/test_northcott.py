@@ -154,3 +154,14 @@ def _gap_xor(p: tuple[int, ...], rows: int) -> int:
     for i in range(rows):
         out ^= p[3 * i]
     return out
+
+
+def test_games_lists_the_classic_families_in_plain_words() -> None:
+    from nimproof.cli.games import listing
+
+    families = {f["name"]: f for f in listing()["families"]}
+    for name in ("northcott", "welter", "mock-turtles", "ruler", "lasker", "cgsuite", "wythoff"):
+        assert name in families, name
+    northcott = families["northcott"]
+    assert "forever" in northcott["summary"] and "loopy" not in northcott["summary"]
+    assert northcott["command"].startswith("nimproof check --game northcott:2")
