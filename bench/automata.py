@@ -159,11 +159,49 @@ def _welter_rows() -> list[AutomataRow]:
     return rows
 
 
+def _northcott_rows() -> list[AutomataRow]:
+    """Northcott's game as Nim on the gaps (the loopy method) for 2, 3, 4 rows, until one fails.
+
+    The exact part is kept small (positions of total <= 3); the row times the MONA proof.
+    """
+    from nimproof.provers import loopy
+
+    rows: list[AutomataRow] = []
+    for r in range(2, 5):
+        gaps = " ^ ".join(f"h[{3 * i}]" for i in range(r))
+        claim = Claim(
+            id=f"bench-northcott-{r}",
+            kind="p_positions",
+            statement="Northcott",
+            game=f"northcott:{r}",
+            formula=f"({gaps}) == 0",
+            heaps=3 * r,
+        )
+        ctx = prepare(claim, deadline=time.monotonic() + LIMIT_SECONDS)
+        t0 = time.perf_counter()
+        result = loopy.run(ctx, {"timeout": LIMIT_SECONDS, "max_total": 3})
+        status = result.status if result.scope.kind == "all" else "checked"
+        rows.append(
+            AutomataRow(
+                "Northcott (rows)",
+                r,
+                status,
+                time.perf_counter() - t0,
+                float(result.stats.get("mona_seconds", 0.0)),
+                int(result.stats.get("mona_runs", 0)),
+                result.detail,
+            )
+        )
+        if _stops(rows[-1]):
+            break
+    return rows
+
+
 def run_automata_benchmarks(full: bool = False) -> list[AutomataRow]:
     """Measure every family; a family stops at its first size not proved within the limit."""
     if not mona.available():
         return []
-    rows: list[AutomataRow] = _classics_rows() + _welter_rows()
+    rows: list[AutomataRow] = _classics_rows() + _welter_rows() + _northcott_rows()
     plain = [(label, g, p, sizes, {}) for label, g, p, sizes in _families(full)]
     for label, game, predicate, sizes, options in [*plain, *GOLDEN]:
         for h in sizes:

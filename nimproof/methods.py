@@ -53,6 +53,8 @@ class ProofMethod:
     summary: str
     #: Runs after every other method whatever its scope (the hunt spends what time is left).
     runs_last: bool = False
+    #: Decides claims about loopy games (a play may go on forever); the others are not run on them.
+    loopy: bool = False
 
     def load(self) -> ModuleType:
         """The implementing module (imported on first use)."""
@@ -104,6 +106,14 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "all",
         "misère quotient: P-positions of sums of heaps of an octal code, through its quotient "
         "proved for every heap (periodicity theorem for quotients)",
+    ),
+    ProofMethod(
+        "loopy",
+        "nimproof.provers.loopy",
+        "all",
+        "loopy games (Northcott): exact win/loss/draw outcomes on small boards, and MONA "
+        "obligations for a winning strategy and a ranking it lowers, for every position",
+        loopy=True,
     ),
     ProofMethod(
         "z3_int",

@@ -9,6 +9,10 @@ from nimproof.cli.common import add_command, console, print_json
 
 #: Positions used in the example commands of multi-heap families.
 _MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4", "moves": "3 5"}
+#: Families whose example is a whole command (a loopy game has outcomes, not values).
+_COMMANDS = {
+    "northcott": "nimproof check --game northcott:2 --heaps 6 --p-positions '(h[0] ^ h[3]) == 0'",
+}
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +30,8 @@ def example_command(name: str, spec: str, multi_heap: bool) -> str:
     """A command that shows the family at work (a small table, or one position's value)."""
     if name == "plugin":
         return "nimproof value plugin:chocolate 5 6 2 3"
+    if name in _COMMANDS:
+        return _COMMANDS[name]
     quoted = f"'{spec}'" if any(c in spec for c in " <>()*|&;") else spec
     if multi_heap:
         return f"nimproof value {quoted} {_MULTI_EXAMPLE.get(name) or _heaps_of(spec)}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 
+from nimproof.errors import UsageError
 from nimproof.games.base import Game, HeapGame, Position, canonical_heaps, mex
 
 
@@ -91,6 +92,8 @@ def value(
     terminal_value = 1 if game.misere else 0
     # Iterative depth-first search: deep games must not hit Python's recursion limit.
     stack: list[tuple[Hashable, list[Hashable] | None]] = [(start, None)]
+    # Positions whose options are being evaluated: the current path (a loopy game returns to one).
+    path: set[Hashable] = set()
     steps = 0
     while stack:
         steps += 1
@@ -104,6 +107,12 @@ def value(
             children = [_key(game, q) for q in game.moves(pos)]
             stack[-1] = (pos, children)
             pending = [c for c in children if c not in memo]
+            if any(c in path for c in pending):
+                raise UsageError(
+                    f"{game.spec}: a play from {position} may go on forever (it returns to "
+                    f"{pos}), so it has no Grundy value; a loopy game has outcomes instead"
+                )
+            path.add(pos)
             if pending:
                 stack.extend((c, None) for c in pending)
                 continue
@@ -111,6 +120,7 @@ def value(
             stack.extend((c, None) for c in children if c not in memo)
             continue
         memo[pos] = mex(memo[c] for c in children) if children else terminal_value
+        path.discard(pos)
         stack.pop()
     return memo[start]
 

@@ -101,13 +101,16 @@ def split_rule(game: Game) -> SplitRule | None:
     Applies to normal-play games whose move description
     (:attr:`nimproof.games.base.Game.moves_spec`) is a take-and-break code
     with digits that use only the bits 1, 2, 4 and split somewhere, and to
-    Grundy's game (:class:`~nimproof.games.base.SplitUnequal`).
+    codes whose every split leaves two unequal heaps (Grundy's game,
+    :class:`~nimproof.games.base.SplitUnequal`; CGSuite codes such as ``4!.3``,
+    :class:`~nimproof.games.base.UnequalSplits`).
     """
     if game.misere:
         return None
     spec = game.moves_spec
-    if spec.unequal_split:
-        return SplitRule((4,), unequal=True)
+    unequal = spec.unequal_split_digits()
+    if unequal is not None:
+        return SplitRule(tuple(int(d) for d in unequal), unequal=True)
     digits = spec.octal_digits()
     if digits is None:
         return None

@@ -79,6 +79,7 @@ __all__ = [
     "Heaps",
     "HeapsRelation",
     "IntervalTakes",
+    "LoopyRelation",
     "MoveDescription",
     "MoveSpec",
     "MultiHeapGame",
@@ -87,12 +88,14 @@ __all__ = [
     "PartMoves",
     "PluginGame",
     "Position",
+    "PositionRelation",
     "PythonMoves",
     "RelationMoves",
     "SetTakes",
     "SplitUnequal",
     "StairToStair",
     "TakeAndBreak",
+    "UnequalSplits",
     "UpToKHeaps",
     "canonical_heaps",
     "heap_move",
@@ -144,6 +147,9 @@ class MoveDescription:
     splits: ClassVar[bool] = False
     #: True when a box ``[0, B]^h`` is closed under moves (no move raises a heap).
     lowers_heaps: ClassVar[bool] = True
+    #: True when a play may go on forever (a loopy game): there are no Grundy values, only
+    #: outcomes (win, loss, draw); engines and the finite-game methods refuse such a game.
+    loopy: ClassVar[bool] = False
 
     @property
     def nim(self) -> bool:
@@ -159,6 +165,11 @@ class MoveDescription:
     def max_parts(self) -> int:
         """The most heaps one move may leave in place of one heap."""
         return 2 if self.splits else 1
+
+    def unequal_split_digits(self) -> tuple[int, ...] | None:
+        """One heap: the code's digits (bits 1, 2, 4 only) when the moves are a two-way
+        take-and-break code whose every split leaves two *unequal* heaps; None otherwise."""
+        return None
 
     def finite_takes(self) -> tuple[int, ...] | None:
         """One heap: the takes when the moves are ``n -> n - t`` for ``t`` in a finite set."""
@@ -404,6 +415,24 @@ class SplitUnequal(MoveDescription):
     def unequal_split(self) -> bool:
         return True
 
+    def unequal_split_digits(self) -> tuple[int, ...]:
+        return (4,)
+
+    def heap_formula(self) -> str:
+        raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
+
+
+@dataclass(frozen=True, slots=True)
+class UnequalSplits(MoveDescription):
+    """A two-way take-and-break code whose every split leaves two unequal heaps (CGSuite's
+    ``!`` on every digit that splits): ``digits[k]`` as in :class:`TakeAndBreak`, bits 1, 2, 4."""
+
+    digits: tuple[int, ...]
+    splits: ClassVar[bool] = True
+
+    def unequal_split_digits(self) -> tuple[int, ...]:
+        return self.digits
+
     def heap_formula(self) -> str:
         raise NotAFormula("its moves split heaps, so a position has no fixed number of heaps")
 
@@ -507,24 +536,14 @@ class StairToStair(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
-class HeapsRelation(MoveDescription):
-    """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula
-    in the heaps before (``h``) and after (``k``) of a position of ``heaps`` heaps.
-
-    ``weights`` is a measure every move lowers (``sum(w[i] * h[i])``, checked
-    when the game is made); ``lowers_heaps`` says whether no move raises a heap.
-    Where the predicate is undefined the move is illegal.
-    """
+class PositionRelation(MoveDescription):
+    """What :class:`HeapsRelation` and :class:`LoopyRelation` share: ``h -> k`` is a move of a
+    position of ``heaps`` numbers when ``predicate`` holds (``text`` is its source), a formula
+    in the numbers before (``h``) and after (``k``); where it is undefined the move is illegal."""
 
     heaps: int
     predicate: Node
     text: str
-    weight: tuple[int, ...] = ()
-    raises: bool = False
-
-    @property
-    def lowers_heaps(self) -> bool:  # type: ignore[override]
-        return not self.raises
 
     def heap_count(self) -> int:
         return self.heaps
@@ -536,9 +555,6 @@ class HeapsRelation(MoveDescription):
         if heaps != self.heaps:
             raise NotAFormula(f"its positions have {self.heaps} heaps, not {heaps}")
         return self.text
-
-    def weights(self, heaps: int) -> tuple[int, ...]:
-        return self.weight or (1,) * heaps
 
     def holds(self, p: Sequence[int], q: Sequence[int]) -> bool:
         """True when the relation holds from ``p`` to ``q`` (exact evaluation)."""
@@ -555,6 +571,27 @@ class HeapsRelation(MoveDescription):
             return False
         return self.holds(p, q)
 
+
+@dataclass(frozen=True, slots=True)
+class HeapsRelation(PositionRelation):
+    """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula
+    in the heaps before (``h``) and after (``k``) of a position of ``heaps`` heaps.
+
+    ``weights`` is a measure every move lowers (``sum(w[i] * h[i])``, checked
+    when the game is made); ``lowers_heaps`` says whether no move raises a heap.
+    Where the predicate is undefined the move is illegal.
+    """
+
+    weight: tuple[int, ...] = ()
+    raises: bool = False
+
+    @property
+    def lowers_heaps(self) -> bool:  # type: ignore[override]
+        return not self.raises
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        return self.weight or (1,) * heaps
+
     def move_bound(self, position: Sequence[int]) -> float:
         """The positions below this one: in the box under it when no move raises a heap, else
         those of smaller measure."""
@@ -566,6 +603,37 @@ class HeapsRelation(MoveDescription):
 
 
 @dataclass(frozen=True, slots=True)
+class LoopyRelation(PositionRelation):
+    """A loopy game on ``heaps`` numbers: ``h -> k`` is a move when ``predicate`` holds (a
+    formula in the numbers before, ``h``, and after, ``k``), and a play may go on forever.
+
+    Such a game has outcomes (the player to move wins, loses, or neither can
+    force a win: a draw), not Grundy values; only methods registered for loopy
+    games decide its claims (:mod:`nimproof.provers.loopy`). ``rank`` is the
+    family's proposed ranking for the winner's strategy (levels of formulas in
+    ``h``, see that module), used when a claim names none, and ``answer`` the
+    winner's answer to a move (one formula per number, in ``x`` before and ``h``
+    after the loser's move); both are hints that the proof checks, never trusted.
+    """
+
+    rank: tuple[tuple[str, ...], ...] = ()
+    answer: tuple[str, ...] = ()
+    loopy: ClassVar[bool] = True
+    lowers_heaps: ClassVar[bool] = False
+
+    def weights(self, heaps: int) -> tuple[int, ...]:
+        from nimproof.errors import UsageError
+
+        raise UsageError(
+            "a loopy game (a play may go on forever) has no measure every move lowers, so no "
+            "Grundy values; its outcomes are decided by `nimproof check` with the loopy method"
+        )
+
+    def move_bound(self, position: Sequence[int]) -> float:
+        return float(sum(int(x) for x in position) * len(position))
+
+
+@dataclass(frozen=True, slots=True)
 class PythonMoves(MoveDescription):
     """Moves known only through the family's Python :meth:`Game.moves` (plugins)."""
 
@@ -574,9 +642,16 @@ class PythonMoves(MoveDescription):
 
 
 HeapMoveSpec = (
-    FiniteTakes | IntervalTakes | SetTakes | RelationMoves | TakeAndBreak | SplitUnequal | PartMoves
+    FiniteTakes
+    | IntervalTakes
+    | SetTakes
+    | RelationMoves
+    | TakeAndBreak
+    | SplitUnequal
+    | UnequalSplits
+    | PartMoves
 )
-MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation
+MultiMoveSpec = OneHeapOfEach | UpToKHeaps | StairToStair | HeapsRelation | LoopyRelation
 MoveSpec = MoveDescription
 
 

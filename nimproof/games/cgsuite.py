@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from nimproof.errors import SpecError
-from nimproof.games.base import HeapGame, Heaps, MoveSpec, PythonMoves
+from nimproof.games.base import HeapGame, Heaps, MoveSpec, PythonMoves, UnequalSplits
 from nimproof.games.octal import MAX_DIGITS, GrundysGame, Octal
 from nimproof.games.registry import family, need_args
 
@@ -181,7 +181,14 @@ class TakeBreakCode(HeapGame):
 
     @property
     def moves_spec(self) -> MoveSpec:
-        """Only the Python moves: the generic engines enumerate :meth:`options`."""
+        """A two-way code whose every split is ``!`` (unequal heaps) is :class:`UnequalSplits`
+        (the sparse-space engine takes it); any other code only has its Python moves (the
+        generic engines enumerate :meth:`options`)."""
+        masks = [d.mask for d in self.digits]
+        two_way = all(m < 8 for m in masks) and self.digits[0].mask in (0, 4)
+        splits = [d for d in self.digits if d.mask & 4]
+        if two_way and splits and all(d.rule == "unequal" for d in splits):
+            return UnequalSplits(tuple(masks))
         return PythonMoves()
 
     def options(self, n: int) -> Iterator[Heaps]:

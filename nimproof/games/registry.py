@@ -107,6 +107,7 @@ def _load_families() -> None:
         lasker,
         misere,
         multi,
+        northcott,
         octal,
         plugins,
         rule,

@@ -16,6 +16,7 @@ from typing import Any
 
 from nimproof.claims.model import Claim
 from nimproof.methods import ORDER, REGISTRY, RunFunction
+from nimproof.methods import get as get_method
 from nimproof.provers import evidence
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
@@ -84,6 +85,11 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
     if ctx.recursive and name != "exhaustive":
         detail = "a recursive definition (g[...]) is checked by the exhaustive method only"
         return MethodResult(name, "unknown", detail=detail)
+    if _loopy(ctx) and not get_method(name).loopy:
+        detail = (
+            "a loopy game (a play may go on forever) has no Grundy values; see the loopy method"
+        )
+        return MethodResult(name, "unknown", detail=detail)
     try:
         result = METHODS[name](ctx, options)
     except TimeUp as exc:
@@ -132,7 +138,15 @@ def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, 
     """
     checks = checks_for(ctx)
     extra = () if only_named else default_methods(ctx)
-    return [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
+    plan = [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
+    if _loopy(ctx) and not only_named:
+        plan = [(name, opts) for name, opts in plan if get_method(name).loopy]
+    return plan
+
+
+def _loopy(ctx: ClaimContext) -> bool:
+    """True for a claim about a loopy game (only methods registered as ``loopy`` decide it)."""
+    return ctx.game is not None and ctx.game.moves_spec.loopy
 
 
 def auto_witness(ctx: ClaimContext) -> ClaimContext:

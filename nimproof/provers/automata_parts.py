@@ -168,19 +168,14 @@ def run(ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any], name: st
         return MethodResult(name, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
     timeout = float(options.get("timeout", 60.0))
     memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
-    done = []
-    for ob, text in files:
-        left = min(timeout, ctx.time_left())
-        if left <= 0.05:
-            return _unknown(name, f"out of time before obligation {ob}", t0, stats)
-        answer = mona.run_text(header + text, left, memory)
-        stats["mona_runs"] += 1
-        stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
-        if answer.outcome == "valid":
-            done.append(ob)
-            continue
-        if answer.outcome == "error":
-            raise RuntimeError(f"MONA rejected obligation {ob}: {answer.message}")
+    ran = mona.run_obligations(
+        [(ob, header + text) for ob, text in files], timeout, memory, ctx.time_left
+    )
+    ran.record(stats)
+    ob, answer, done = ran.failed, ran.answer, ran.done
+    if ob is not None and answer is None:
+        return _unknown(name, f"out of time before obligation {ob}", t0, stats)
+    if ob is not None and answer is not None:
         if answer.outcome in ("counterexample", "unsatisfiable"):
             return _settle(ctx, name, ob, answer.assignment.get("N", RECHECK_LIMIT), t0, stats)
         return _unknown(

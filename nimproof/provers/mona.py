@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -155,4 +156,50 @@ def parse_assignment(text: str) -> dict[str, int]:
         m = _FIRST.match(line.strip()) or _BOOL.match(line.strip())
         if m and m.group(1) not in out:
             out[m.group(1)] = int(m.group(2))
+    return out
+
+
+@dataclass
+class Obligations:
+    """The run of a list of obligation files (:func:`run_obligations`): the names found valid,
+    the first that was not (with MONA's answer, or None when time ran out before it), and the
+    number of runs and MONA seconds."""
+
+    done: list[str] = field(default_factory=list)
+    failed: str | None = None
+    answer: MonaAnswer | None = None
+    runs: int = 0
+    seconds: float = 0.0
+
+    def record(self, stats: dict[str, object]) -> None:
+        """Write ``mona_runs`` and ``mona_seconds`` into a method's stats."""
+        stats["mona_runs"] = self.runs
+        stats["mona_seconds"] = round(self.seconds, 3)
+
+
+def run_obligations(
+    files: Sequence[tuple[str, str]],
+    timeout: float,
+    memory_mb: int,
+    time_left: Callable[[], float],
+) -> Obligations:
+    """Run each ``(name, text)`` in order until one is not valid; each run gets at most
+    ``timeout`` seconds and what ``time_left()`` allows. A syntax error (an internal error of
+    the caller's compiler) raises ``RuntimeError``."""
+    out = Obligations()
+    for name, text in files:
+        left = min(timeout, time_left())
+        if left <= 0.05:
+            out.failed = name
+            return out
+        answer = run_text(text, left, memory_mb)
+        out.runs += 1
+        out.seconds += answer.seconds
+        if answer.outcome == "valid":
+            out.done.append(name)
+            continue
+        if answer.outcome == "error":
+            raise RuntimeError(f"MONA rejected obligation {name}: {answer.message}")
+        out.failed, out.answer = name, answer
+        return out
     return out

@@ -30,7 +30,7 @@ def test_every_guesser_that_looked_says_why_it_found_nothing() -> None:
     family = mine(Request("grundys-game", max_n=120))
     assert family.guesses == ()
     named = {reason.split(":")[0] for reason in family.reasons}
-    assert named == {"periodic", "regular", "recurrence", "shift", "fallback"}
+    assert named == {"periodic", "regular", "parity", "recurrence", "shift", "fallback"}
     periodic = next(r for r in family.reasons if r.startswith("periodic:"))
     assert "period" in periodic and "heaps 0..90" in periodic  # 121 values, 30 held out
 

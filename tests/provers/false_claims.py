@@ -239,6 +239,14 @@ MULTI_FALSE += [
     ("staircase", "(xor(h[::2]) == 0) != (h[1] == 2 and h[0] == 0)", 3, None, ("exhaustive",)),
 ]
 
+# Northcott's game (loopy): only the loopy method decides it (the others answer unknown)
+MULTI_FALSE += [
+    ("northcott:2", "(h[0] + h[3]) % 2 == 0", 6, None, ("loopy",)),
+    ("northcott:2", "(h[0] ^ h[3]) == 0 and h[1] == 0", 6, None, ("loopy",)),
+    ("northcott:3", "(h[0] ^ h[3] ^ h[6] ^ h[1]) == 0", 9, None, ("loopy",)),
+    ("northcott:1", "h[0] == 0 and h[2] == 0", 3, None, ("loopy",)),
+]
+
 # Misère sums of octal heaps with a proved quotient (the misère-quotient method must refute these).
 R8_TWO_HEAPS = (
     "(h[0] == 0 and (h[1] == 1 or h[1] == 3)) or (h[1] == 0 and (h[0] == 1 or h[0] == 3)) or "
@@ -369,6 +377,7 @@ _NOT_WS1S = (
     "bit_length",
     "popcount",
     "euclid",
+    "northcott",
 )
 
 

@@ -72,6 +72,9 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
         )
         assert not (holds and (not c.least or (least_pre and least_per)))
         return
+    if cx.condition == "outcome":
+        _assert_loopy_outcome(c, tuple(cx.position))
+        return
     one_heap = isinstance(cx.position, int)
     scalars = ("n", *c.params) if one_heap else tuple(c.params)
     node = parse(c.formula or "", scalars=scalars, sequences=() if one_heap else ("h",))
@@ -139,6 +142,17 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
         assert bool(claimed) != (actual == 0)
     else:
         assert claimed != actual
+
+
+def _assert_loopy_outcome(c: Claim, pos: tuple[int, ...]) -> None:
+    """A loopy game's counterexample: the claim (P = a loss for the mover, otherwise a win) is
+    wrong at ``pos`` by the plain fixed point over every position reachable from it."""
+    from nimproof.engines.loopy import closure, fixpoint
+
+    game = parse_spec(c.game or "")
+    outcome = fixpoint(closure(game, [pos]))[pos]
+    says_p = bool(evaluate(parse(c.formula or "", sequences=("h",)), {**c.params, "h": pos}))
+    assert outcome == "draw" or says_p != (outcome == "loss"), (pos, outcome)
 
 
 def _ordered(game: Any, p: tuple[int, ...]) -> list[tuple[int, ...]]:

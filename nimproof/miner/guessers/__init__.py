@@ -9,6 +9,7 @@ from nimproof.miner.guessers.base import Grid, Guesser
 from nimproof.miner.guessers.fallback import Fallback
 from nimproof.miner.guessers.multiheap import MultiHeap
 from nimproof.miner.guessers.param_fit import ParamFit
+from nimproof.miner.guessers.parity import PopcountParity
 from nimproof.miner.guessers.periodic import Periodic
 from nimproof.miner.guessers.recurrence import Recurrence
 from nimproof.miner.guessers.regular import Regular
@@ -17,6 +18,7 @@ from nimproof.miner.guessers.shift import Shift
 GUESSERS: tuple[Guesser, ...] = (
     Periodic(),
     Regular(),
+    PopcountParity(),
     Recurrence(),
     Shift(),
     MultiHeap(),

@@ -10,6 +10,9 @@ The library (for ``H`` heaps):
 * the total, or the largest heap, is 0 modulo small ``m``;
 * the same rules with misère Nim's exception region: where every heap is 0 or
   1, P iff the number of 1-heaps has a given parity;
+* Welter's function is 0 (coins on distinct squares, M. Sato's closed form:
+  the xor of the heaps and of ``d ^ (d - 1)`` for the difference ``d`` of
+  every pair), where the heaps are pairwise different (elsewhere P);
 * for two heaps, the golden-ratio rules (proved in Zeckendorf numeration):
   the Beatty pairs ``(floor(k phi), floor(k phi) + k)`` in either order, and
   "the second heap is below the smallest Zeckendorf term of the first".
@@ -58,9 +61,27 @@ def library(heaps: int) -> list[str]:
     rules = list(base)
     rules += ["max(h) == 0", *(f"sum(h) % {m} == 0" for m in (2, 3, 4))]
     rules += [misere_rule(rule, parity) for rule in base for parity in (1, 0)]
+    if heaps >= 2:
+        rules.append(welter_rule(heaps))
     if heaps == 2:
         rules += list(GOLDEN_RULES)
     return rules
+
+
+def welter_rule(heaps: int) -> str:
+    """Welter's function of the heaps is 0 where they are pairwise different (P elsewhere).
+
+    M. Sato's closed form: the xor of the heaps and, for every pair, of
+    ``2^(v + 1) - 1`` where ``2^v`` is the largest power of 2 dividing their
+    difference ``d``, that is ``d ^ (d - 1)``.
+    """
+    pairs = [(i, j) for i in range(heaps) for j in range(i + 1, heaps)]
+    terms = [f"h[{i}]" for i in range(heaps)]
+    for i, j in pairs:
+        d = f"(max(h[{i}], h[{j}]) - min(h[{i}], h[{j}]))"
+        terms.append(f"({d} ^ ({d} - 1))")
+    distinct = " and ".join(f"h[{i}] != h[{j}]" for i, j in pairs)
+    return f"not ({distinct}) or ({' ^ '.join(terms)}) == 0"
 
 
 #: Two-heap rules of the golden ratio (docs/golden-ratio.md).
