@@ -92,17 +92,17 @@ def _checks(
     guess: Guess, max_n: int, max_heap: int, lowers_heaps: bool, bounds: CheckBounds
 ) -> dict[str, dict[str, Any]]:
     """The methods and bounds the verifier is asked to use for a mined claim."""
-    if guess.kind == "periodic":
+    if guess.spec.states_period:
         pre, per = guess.preperiod or 0, guess.period or 1
         # Enough values for the Guy–Smith margin (2 n0 + 2 p + t + 2) with room for t.
         return {"periodicity": {"max_n": max(bounds.heap_factor * max_n, 2 * pre + 2 * per + 128)}}
-    if guess.kind == "identity":
+    if guess.spec.is_identity:
         return {"z3_int": {}, "exhaustive": {"max_value": bounds.identity_values}}
     assert guess.formula is not None
-    if guess.kind == "grundy" and "g[" in guess.formula.replace(" ", ""):
+    if guess.spec.states_values and "g[" in guess.formula.replace(" ", ""):
         # A recursive definition: only the exhaustive method decides it.
         return {"exhaustive": {"max_n": bounds.recursion_n}}
-    if guess.kind == "grundy":
+    if guess.spec.states_values:
         node = parse(guess.formula, scalars=("n", *guess.axes))
         checks: dict[str, dict[str, Any]] = {"exhaustive": {"max_n": bounds.heap_factor * max_n}}
         if not guess.axes:
@@ -150,13 +150,14 @@ def claim_table(
     }
     if guess.game is not None:
         table["game"] = guess.game
-    if guess.kind == "grundy":
+    fields = guess.spec.allowed_keys  # the keys the kind declares (nimproof.claims.kinds)
+    if "formula" in fields:
         table["formula"] = guess.formula
-    elif guess.kind in ("p_positions", "identity"):
+    elif "predicate" in fields:
         table["predicate"] = guess.formula
-    if guess.kind == "identity":
+    if "variables" in fields:
         table["variables"] = list(guess.variables)
-    if guess.kind == "periodic":
+    if "period" in fields:
         table["period"] = guess.period
         table["preperiod"] = guess.preperiod
         table["saltus"] = guess.saltus

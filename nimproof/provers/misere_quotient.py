@@ -64,7 +64,7 @@ def applies(ctx: ClaimContext) -> bool:
     game = ctx.heap_game
     return (
         ctx.misere
-        and ctx.kind == "p_positions"
+        and ctx.spec.states_p_positions
         and bool(ctx.heaps)
         and game is not None
         and getattr(game.moves_spec, "digits", None) is not None
