@@ -49,6 +49,58 @@ FormulaRole = Literal["value", "predicate", "identity"]
 
 
 @dataclass(frozen=True, slots=True)
+class Shape:
+    """What a caller knows about a claim's form when it chooses bounded checks for it.
+
+    ``one_heap``: a formula in ``n`` (else in ``h``, over several heaps);
+    ``symbolic``: the game's moves have a symbolic description (the z3 methods
+    read it); ``bitwise``: the formula uses bitwise operators; ``recursive``: it
+    reads earlier values (``g[...]``); ``witness``: the claim names a winning-move
+    witness; ``plugin``: a plugin game (sizes, not heaps); ``lowers_heaps``: no
+    move raises a heap (else a box of heaps is not closed under moves);
+    ``grid``: the claim has parameters.
+    """
+
+    one_heap: bool = True
+    symbolic: bool = True
+    bitwise: bool = False
+    recursive: bool = False
+    witness: bool = False
+    plugin: bool = False
+    lowers_heaps: bool = True
+    grid: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How far the bounded checks may go, as a caller can afford (``None``: the method's
+    default). ``width`` is a z3 bit width asked for explicitly; ``default_width`` the one
+    used when the formula's form needs bit-vectors. ``timeout`` goes to the z3 methods.
+    ``periodic_table`` and ``hunt`` ask for those methods. ``multi_bitvec`` says which
+    multi-heap claims get z3 over bit-vectors without an explicit width: those that name
+    a winning-move witness (``"witness"``) or every one of a built-in family
+    (``"built-in"``: the verifier adds the family's witness, :func:`nimproof.provers.auto_witness`)."""
+
+    max_n: int | None = None
+    max_heap: int | None = None
+    max_size: int | None = None
+    max_total: int | None = None
+    max_value: int | None = None
+    recursion_n: int | None = None
+    width: int | None = None
+    default_width: int = 16
+    timeout: float | None = None
+    periodic_table: bool = False
+    hunt: bool = False
+    multi_bitvec: Literal["witness", "built-in"] = "witness"
+
+
+def _bound(**limits: int | float | None) -> dict[str, Any]:
+    """The options that are set (a ``None`` limit is left to the method's default)."""
+    return {k: v for k, v in limits.items() if v is not None}
+
+
+@dataclass(frozen=True)
 class ClaimKindSpec:
     """One claim kind (subclasses set the class attributes; one instance each in :data:`REGISTRY`)."""
 
@@ -146,6 +198,14 @@ class ClaimKindSpec:
             out.setdefault("reference", {})  # worked examples are always computed
         return out
 
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """The checks (and their bounds) a caller names for a claim of this ``shape``.
+
+        The one check-selection policy for claims whose checks are chosen in code
+        (``nimproof check``, mined claims); the kind's defaults unless it overrides this.
+        """
+        return {m: dict(o) for m, o in self.default_checks.items()}
+
     def to_json(self) -> dict[str, Any]:
         """What the kind declares, by name (the claim-format reference is generated from it)."""
         return {
@@ -163,7 +223,47 @@ def _checks(**methods: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
     return MappingProxyType({m: MappingProxyType(dict(o)) for m, o in methods.items()})
 
 
-@dataclass(frozen=True, slots=True)
+def _position_checks(shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+    """Bounded checks of a Grundy formula or a P-position rule (see :class:`Shape`).
+
+    The exhaustive method always (to ``max_n``, or ``max_size``/``max_heap``/``max_total``
+    for several heaps); a recursive formula gets nothing else (only the exhaustive method
+    decides it). One heap: the periodic-table reduction when asked (not for a grid), and
+    for symbolic moves z3 over the integers for an arithmetic formula and over
+    bit-vectors for a bitwise one (or when a width is asked). Several heaps: z3 over
+    bit-vectors when a width is asked, else as ``multi_bitvec`` says. The hunt last,
+    when asked.
+    """
+    if shape.recursive:
+        return {"exhaustive": _bound(max_n=budget.recursion_n or budget.max_n)}
+    z3 = _bound(timeout=budget.timeout)
+    width = budget.width or budget.default_width
+    checks: dict[str, dict[str, Any]]
+    if shape.one_heap:
+        checks = {"exhaustive": _bound(max_n=budget.max_n)}
+        if budget.periodic_table and not shape.grid:
+            checks["periodic_table"] = {}
+        if shape.symbolic and not shape.bitwise:
+            checks["z3_int"] = dict(z3)
+        if shape.symbolic and (shape.bitwise or budget.width):
+            checks["z3_bitvec"] = {"width": width, **z3}
+    else:
+        if shape.plugin:
+            box = _bound(max_size=budget.max_size)
+        elif not shape.lowers_heaps and budget.max_total is not None:
+            box = _bound(max_total=budget.max_total)
+        else:
+            box = _bound(max_heap=budget.max_heap)
+        checks = {"exhaustive": box}
+        wanted = shape.witness if budget.multi_bitvec == "witness" else not shape.plugin
+        if budget.width or wanted:
+            checks["z3_bitvec"] = {"width": width, **z3}
+    if budget.hunt:
+        checks["hunt"] = {}  # last: the rest of the time goes to looking for a counterexample
+    return checks
+
+
+@dataclass(frozen=True)
 class Grundy(ClaimKindSpec):
     """``g = formula`` in ``n`` (one heap) or in ``h`` (``heaps`` heaps); optional ``witness``."""
 
@@ -175,8 +275,12 @@ class Grundy(ClaimKindSpec):
     formula_role = "value"
     default_checks = _checks(exhaustive={})
 
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """See :func:`_position_checks`."""
+        return _position_checks(shape, budget)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class PPositions(ClaimKindSpec):
     """The P-positions of ``heaps`` heaps are those where ``predicate`` (in ``h``) holds."""
 
@@ -188,8 +292,12 @@ class PPositions(ClaimKindSpec):
     formula_role = "predicate"
     default_checks = _checks(exhaustive={})
 
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """See :func:`_position_checks`."""
+        return _position_checks(shape, budget)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class Identity(ClaimKindSpec):
     """``predicate`` holds for all non-negative values of ``variables`` (no game)."""
 
@@ -201,8 +309,12 @@ class Identity(ClaimKindSpec):
     formula_role = "identity"
     default_checks = _checks(exhaustive={}, z3_bitvec={"width": 16})
 
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """z3 over the integers, and every value up to ``max_value``."""
+        return {"z3_int": {}, "exhaustive": _bound(max_value=budget.max_value)}
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class SumRule(ClaimKindSpec):
     """The value of a sum of the heap games ``components`` is the xor of theirs."""
 
@@ -214,7 +326,7 @@ class SumRule(ClaimKindSpec):
     default_checks = _checks(exhaustive={})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Periodic(ClaimKindSpec):
     """``g(n + period) = g(n) + saltus`` for all ``n >= preperiod``; ``least`` asks both least."""
 
@@ -225,8 +337,12 @@ class Periodic(ClaimKindSpec):
     states_period = True
     default_checks = _checks(periodicity={})
 
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """The periodicity theorem, from a table of ``max_n`` values."""
+        return {"periodicity": _bound(max_n=budget.max_n)}
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class Value(ClaimKindSpec):
     """The values of listed ``positions`` (and optionally their ``winning_moves``)."""
 
@@ -242,8 +358,8 @@ class Value(ClaimKindSpec):
         return Domain("listed", size=len(claim.positions))
 
 
-@dataclass(frozen=True, slots=True)
-class Sequence(ClaimKindSpec):
+@dataclass(frozen=True)
+class ValueSequence(ClaimKindSpec):
     """The values of one heap from ``offset`` on are ``values``."""
 
     name = "sequence"
@@ -258,7 +374,7 @@ class Sequence(ClaimKindSpec):
         return Domain("bound", bound=claim.offset + len(claim.values) - 1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MisereQuotientOrder(ClaimKindSpec):
     """The misère quotient of a take-and-break code has ``order`` elements (issue 20).
 
@@ -287,7 +403,7 @@ REGISTRY: Mapping[str, ClaimKindSpec] = MappingProxyType(
             SumRule(),
             Periodic(),
             Value(),
-            Sequence(),
+            ValueSequence(),
             MisereQuotientOrder(),
         )
     }
@@ -296,7 +412,7 @@ REGISTRY: Mapping[str, ClaimKindSpec] = MappingProxyType(
 NAMES: tuple[str, ...] = tuple(REGISTRY)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Unknown(ClaimKindSpec):
     """What readers of old or foreign results files get for a tag no kind has (never loaded)."""
 

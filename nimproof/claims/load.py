@@ -15,7 +15,8 @@ from typing import Any
 
 from nimproof.claims.kinds import kind_named
 from nimproof.claims.model import METHODS, Claim, ClaimKind, Source
-from nimproof.errors import ClaimError
+from nimproof.errors import ClaimError, UsageError
+from nimproof.games.plugins import load_plugin_file
 from nimproof.verdict import Requirement
 
 MAX_GRID = 2000
@@ -97,9 +98,6 @@ def _load_plugins(files: Any, path: Path | None, where: str) -> None:
         return
     if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
         raise ClaimError(f'{where}: plugins must be a list of file names, e.g. ["my_game.py"]')
-    from nimproof.errors import UsageError
-    from nimproof.games.plugins import load_plugin_file
-
     folder = path.parent if path is not None else Path.cwd()
     for name in files:
         try:

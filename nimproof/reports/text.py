@@ -22,6 +22,7 @@ CONDITIONS = {
     "sum": "the value of the sum differs from the xor of its parts",
     "period": "a table value breaks the claimed period",
     "least-period": "the claimed period holds but a shorter one does too (least = true)",
+    "quotient": "a stated figure of the misère quotient differs from the true one",
     "least-preperiod": "the claimed period holds from an earlier heap too (least = true)",
     "undefined": "the formula is undefined here",
     "winning-moves": "the listed winning moves differ from the true ones",
