@@ -9,9 +9,12 @@ kind's class:
   with a one-line error (:meth:`ClaimKindSpec.check_keys`);
 * its **domain**: what a proof must cover for the verdict ``proved``
   (:meth:`ClaimKindSpec.domain`);
-* its **default checks**: the methods a claim gets when its file names none
-  (:meth:`ClaimKindSpec.checks`; :func:`nimproof.provers.checks_for` adds the
-  all-positions methods whose ``applies`` says yes);
+* its **checks**, the one check-selection policy: the methods a claim gets
+  when its file names none (:meth:`ClaimKindSpec.checks`;
+  :func:`nimproof.provers.checks_for` adds the all-positions methods whose
+  ``applies`` says yes), and the bounded checks code chooses for a claim of a
+  given :class:`Shape` within a :class:`Budget` (:meth:`ClaimKindSpec.bounded_checks`:
+  ``nimproof check`` and the miner);
 * its **report wording**: the title reports and the command line show, and
   the words that introduce its formula;
 * what the provers need to know of its shape: whether it is about a game,

@@ -23,6 +23,7 @@ of them; any disagreement gives ``unknown``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from nimproof.misere.bruteforce import compare
 from nimproof.misere.quotient import MisereQuotient
@@ -97,10 +98,11 @@ def _cross_check(q: MisereQuotient) -> tuple[bool, str]:
     )
 
 
-def _mismatches(ctx: ClaimContext, q: MisereQuotient) -> list[tuple[str, int, int]]:
-    """Each stated figure that differs from the quotient's: (words, claimed, actual)."""
+def _mismatches(ctx: ClaimContext, q: MisereQuotient) -> list[tuple[str, Any, Any]]:
+    """Each stated figure that differs from the quotient's: (words, claimed, actual); a
+    heap-map period as ``(period, from heap)``."""
     claim = ctx.claim
-    out: list[tuple[str, int, int]] = []
+    out: list[tuple[str, Any, Any]] = []
     if claim.order is not None and claim.order != q.order:
         out.append((f"the quotient has order {q.order}, not {claim.order}", claim.order, q.order))
     size = len(q.monoid.p)
@@ -112,7 +114,8 @@ def _mismatches(ctx: ClaimContext, q: MisereQuotient) -> list[tuple[str, int, in
         start = claim.preperiod if claim.preperiod is not None else 0
         failure = _period_failure(q, claim.period, start)
         if failure is not None:
-            out.append((failure, claim.period, q.period[1] if q.period else 0))
+            actual = (q.period[1], q.period[0]) if q.period else None
+            out.append((failure, (claim.period, start), actual))
     return out
 
 

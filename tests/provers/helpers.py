@@ -161,14 +161,14 @@ def _ordered(game: Any, p: tuple[int, ...]) -> list[tuple[int, ...]]:
 def _assert_quotient_figure_wrong(c: Claim, claimed: Any, actual: Any) -> None:
     """The quotient, proved for every heap and agreeing with brute-force misère outcomes of
     every sum of up to three heaps of total <= 20, has a figure the claim gets wrong."""
-    q = misere_quotient(c.game or "", 400)
+    q = misere_quotient(parse_spec(c.game or "").normal.spec, 400)
     assert q.proved_all
     compared, disagreements = misere_check(q, max_heaps=3, max_total=20)
     assert compared > 0 and not disagreements
-    figures = {q.order: "order", len(q.monoid.p): "p_portion"}
     assert claimed != actual
-    if actual in figures and getattr(c, figures[actual]) == claimed:
+    if (claimed, actual) in ((c.order, q.order), (c.p_portion, len(q.monoid.p))):
         return
-    assert c.period is not None and q.period is not None  # a wrong heap-map period
+    # A wrong heap-map period: some heap n >= start maps elsewhere than heap n + period.
     start = c.preperiod or 0
+    assert c.period is not None and tuple(claimed) == (c.period, start)
     assert any(q.element(n + c.period) != q.element(n) for n in range(start, start + 400))

@@ -30,10 +30,15 @@ def test_the_order_of_0_75_is_proved_for_every_heap() -> None:
 
 @pytest.mark.parametrize(
     ("fields", "claimed", "actual"),
-    [({"order": 9}, 9, 8), ({"p_portion": 1}, 1, 2), ({"period": 4, "preperiod": 3}, 4, 2)],
+    [
+        ({"order": 9}, 9, 8),
+        ({"p_portion": 1}, 1, 2),
+        ({"period": 4, "preperiod": 3}, (4, 3), (2, 8)),
+        ({"period": 2, "preperiod": 7}, (2, 7), (2, 8)),
+    ],
 )
 def test_a_wrong_figure_is_refuted_with_the_true_one(
-    fields: dict[str, int], claimed: int, actual: int
+    fields: dict[str, int], claimed: object, actual: object
 ) -> None:
     v = verify_claim(_quotient_claim(**fields), timeout=120)
     assert v.status == "refuted"

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import sympy
 
-from nimproof.claims.kinds import spec_of
+from nimproof.claims.kinds import Identity, spec_of
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse
 from nimproof.miner.formula import formula_cost, polynomial_text, reproduces, substitute_name
@@ -281,7 +281,7 @@ class ParamFit(Guesser):
             return None
         checked = int(ok.size)
         return Guess(
-            kind="identity",
+            kind=Identity.name,
             game=None,
             guesser=self.name,
             evidence=Evidence(
