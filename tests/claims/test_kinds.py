@@ -3,6 +3,8 @@ domain, checks and wording, and the one check-selection policy for checks chosen
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from nimproof.claims import KINDS, Claim, parse_document
@@ -89,3 +91,24 @@ def test_multi_heap_policy_bounds_the_box_by_what_moves_keep_closed() -> None:
     assert "z3_bitvec" not in rule.bounded_checks(plugin, built_in)
     witnessed = Shape(one_heap=False, witness=True)
     assert rule.bounded_checks(witnessed, Budget(default_width=32))["z3_bitvec"] == {"width": 32}
+
+
+def test_the_claim_kinds_page_lists_every_kind_as_the_registry_declares_it() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "claim-kinds.md").read_text()
+    rows = {
+        cells[0].strip("`"): cells
+        for line in page.splitlines()
+        if line.startswith("| `")
+        for cells in [[c.strip() for c in line.strip("|").split("|")]]
+    }
+    assert set(rows) == set(REGISTRY)
+
+    def names(cell: str) -> list[str]:
+        return [x.strip().strip("`") for x in cell.split(",") if x.strip()]
+
+    for name, spec in REGISTRY.items():
+        _kind, title, required, optional, checks = rows[name]
+        assert title == spec.title
+        assert names(required) == list(spec.required)
+        assert names(optional) == list(spec.optional)
+        assert names(checks) == list(spec.default_checks)
