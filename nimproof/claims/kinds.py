@@ -267,7 +267,16 @@ def _position_checks(shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Grundy(ClaimKindSpec):
+class _AboutPositions(ClaimKindSpec):
+    """A formula about the positions of a game: bounded checks by :func:`_position_checks`."""
+
+    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
+        """See :func:`_position_checks`."""
+        return _position_checks(shape, budget)
+
+
+@dataclass(frozen=True)
+class Grundy(_AboutPositions):
     """``g = formula`` in ``n`` (one heap) or in ``h`` (``heaps`` heaps); optional ``witness``."""
 
     name = "grundy"
@@ -278,13 +287,9 @@ class Grundy(ClaimKindSpec):
     formula_role = "value"
     default_checks = _checks(exhaustive={})
 
-    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
-        """See :func:`_position_checks`."""
-        return _position_checks(shape, budget)
-
 
 @dataclass(frozen=True)
-class PPositions(ClaimKindSpec):
+class PPositions(_AboutPositions):
     """The P-positions of ``heaps`` heaps are those where ``predicate`` (in ``h``) holds."""
 
     name = "p_positions"
@@ -294,10 +299,6 @@ class PPositions(ClaimKindSpec):
     optional = ("witness",)
     formula_role = "predicate"
     default_checks = _checks(exhaustive={})
-
-    def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
-        """See :func:`_position_checks`."""
-        return _position_checks(shape, budget)
 
 
 @dataclass(frozen=True)

@@ -53,13 +53,9 @@ def test_a_multiple_of_the_least_period_from_a_later_heap_is_a_period() -> None:
     assert v.status == "proved"
 
 
-@pytest.mark.parametrize(("max_heap", "order"), [(40, 40), (20, 24)])
-def test_a_partial_quotient_checks_a_matching_order_up_to_its_bound(
-    max_heap: int, order: int
-) -> None:
-    # Kayles' heap map is periodic only from heap 71: below it the quotient is partial
-    # (order 24 at heaps <= 20, 40 from heap 27 on).
-    partial = Claim(
+def _kayles(order: int, max_heap: int) -> Claim:
+    """A quotient-order claim of misère Kayles, its quotient computed to ``max_heap`` only."""
+    return Claim(
         id="k",
         kind="misere_quotient",
         statement="k",
@@ -67,21 +63,21 @@ def test_a_partial_quotient_checks_a_matching_order_up_to_its_bound(
         order=order,
         checks={"misere_quotient": {"max_heap": max_heap}},
     )
-    v = verify_claim(partial, timeout=120, only_named=True)
+
+
+@pytest.mark.parametrize(("max_heap", "order"), [(40, 40), (20, 24)])
+def test_a_partial_quotient_checks_a_matching_order_up_to_its_bound(
+    max_heap: int, order: int
+) -> None:
+    # Kayles' heap map is periodic only from heap 71: below it the quotient is partial
+    # (order 24 at heaps <= 20, 40 from heap 27 on).
+    v = verify_claim(_kayles(order, max_heap), timeout=120, only_named=True)
     assert v.status == "checked" and v.scope.kind == "bound" and v.scope.bound == max_heap
 
 
 def test_a_partial_quotient_of_another_order_refutes_nothing() -> None:
     # At heaps <= 20 the partial quotient has order 24; the whole one has 40.
-    partial = Claim(
-        id="k",
-        kind="misere_quotient",
-        statement="k",
-        game="misere:kayles",
-        order=40,
-        checks={"misere_quotient": {"max_heap": 20}},
-    )
-    v = verify_claim(partial, timeout=120, only_named=True)
+    v = verify_claim(_kayles(40, 20), timeout=120, only_named=True)
     (row,) = v.methods
     assert v.status == "unknown" and "heaps <= 20 only" in row.detail
 
