@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from nimproof.claims.kinds import NAMES as KIND_NAMES
 from nimproof.errors import EvalError, SpecError, UsageError
 from nimproof.games import parse_spec
 from nimproof.games.base import Game, MultiHeapGame
@@ -34,7 +35,12 @@ DEFAULT_HEAPS = (2, 3)
 #: Largest heap of the box ``[0, B]^H`` mined by default, by heap count.
 DEFAULT_MAX_HEAP = {1: 63, 2: 15, 3: 7, 4: 5, 5: 3}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-KIND_ORDER = {"grundy": 0, "p_positions": 1, "identity": 2, "periodic": 3}
+
+
+def kind_rank(kind: str) -> int:
+    """Ties between guesses go to the kind listed first in the claim-kind registry
+    (Grundy formulas, P-position rules, identities, periods); notes come last."""
+    return KIND_NAMES.index(kind) if kind in KIND_NAMES else len(KIND_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,9 +280,7 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
         kept_here.append(g)
         alternatives[id(g)] = []
     final = _annotate(slots, alternatives, rewritings, grid)
-    final.sort(
-        key=lambda g: (-g.evidence.grid_points, g.cost, KIND_ORDER.get(g.kind, 9), g.description)
-    )
+    final.sort(key=lambda g: (-g.evidence.grid_points, g.cost, kind_rank(g.kind), g.description))
     # A note about a grid point (say, relations without a closed form) only matters
     # when no formula explains that point.
     explained = {g.point for g in final if g.spec.about_positions}
