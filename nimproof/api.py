@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from nimproof.errors import UsageError
 
@@ -159,15 +159,17 @@ def check_claim(
     not fit the game is refused. ``require`` ("all", "width=W", "bound=B") is
     the scope the verdict must reach (default: the claim's whole domain)."""
     from nimproof.claims import Claim, ClaimKind
+    from nimproof.claims.kinds import Budget, Grundy, PPositions, Shape
     from nimproof.expr import uses_bitwise
     from nimproof.provers import prepare
     from nimproof.provers.moves import heap_moves
 
     if (grundy is None) == (p_positions is None):
         raise UsageError("give exactly one of grundy= (a formula) or p_positions= (a predicate)")
-    kind: ClaimKind = "grundy" if grundy is not None else "p_positions"
+    spec = Grundy() if grundy is not None else PPositions()
+    kind = cast(ClaimKind, spec.name)
     formula = str(grundy if grundy is not None else p_positions)
-    if kind == "p_positions" and heaps is None:
+    if spec.states_p_positions and heaps is None:
         raise UsageError("p_positions needs heaps (the number of heaps)")
     required = _requirement(require)
     base = Claim(
@@ -181,24 +183,22 @@ def check_claim(
     )
     ctx = prepare(base)
     _check_bounds(game, ctx.one_heap, max_n=max_n, max_heap=max_heap, max_size=max_size)
-    checks: dict[str, dict[str, Any]] = {}
-    if ctx.one_heap:
-        checks["exhaustive"] = {"max_n": max_n if max_n is not None else 1000}
-        symbolic = ctx.heap_game is not None and heap_moves(ctx.heap_game) is not None
-        bitwise = ctx.formula is not None and uses_bitwise(ctx.formula)
-        if symbolic and ctx.formula is not None and not bitwise:
-            checks["z3_int"] = {"timeout": timeout}
-        if symbolic and (width or bitwise):
-            checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
-    else:
-        plugin = game.startswith("plugin:")
-        if plugin:
-            checks["exhaustive"] = {"max_size": max_size if max_size is not None else 7}
-        else:
-            checks["exhaustive"] = {"max_heap": max_heap if max_heap is not None else 7}
-        if width or not plugin:  # runs only when no method proves every position
-            checks["z3_bitvec"] = {"width": width or 16, "timeout": timeout}
-    checks["hunt"] = {}  # last: the rest of the time goes to looking for a counterexample
+    shape = Shape(
+        one_heap=ctx.one_heap,
+        symbolic=ctx.heap_game is not None and heap_moves(ctx.heap_game) is not None,
+        bitwise=ctx.formula is not None and uses_bitwise(ctx.formula),
+        plugin=game.startswith("plugin:"),
+    )
+    budget = Budget(
+        max_n=max_n if max_n is not None else 1000,
+        max_heap=max_heap if max_heap is not None else 7,
+        max_size=max_size if max_size is not None else 7,
+        width=width,
+        timeout=timeout,
+        hunt=True,  # the rest of the time goes to looking for a counterexample
+        multi_bitvec="built-in",  # runs only when no method proves every position
+    )
+    checks = spec.bounded_checks(shape, budget)
     return Claim(
         id="check",
         kind=kind,

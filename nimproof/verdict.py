@@ -212,7 +212,8 @@ class Counterexample:
     ``"identity"`` (an identity is false at these values), ``"sum"`` (the
     value of a sum differs from the xor of its parts), ``"period"`` (a table
     value breaks the claimed period), ``"undefined"`` (the formula is
-    undefined there).
+    undefined there), ``"quotient"`` (a stated figure of a misère quotient is
+    wrong: ``claimed`` and ``actual`` are the two figures, ``position`` is None).
     """
 
     position: Any

@@ -57,17 +57,17 @@ def _source(verdict: Verdict) -> MethodResult | None:
 
 
 def _listed_part(claim: Claim) -> dict[str, Any]:
-    if claim.kind == "sequence":
+    if claim.kind_spec.lists_sequence:
         return {
             "kind": "listed",
-            "claim_kind": "sequence",
+            "claim_kind": claim.kind,
             "offset": claim.offset,
             "values": list(claim.values),
         }
     wins = [list(w) for w in claim.winning_moves] if claim.winning_moves else None
     return {
         "kind": "listed",
-        "claim_kind": "value",
+        "claim_kind": claim.kind,
         "positions": list(claim.positions),
         "values": list(claim.values),
         "winning_moves": wins,
@@ -147,7 +147,7 @@ def build(
         game = game_graph(ctx.game, list(range(1 << WS1S_GRAPH_BITS)))
     if game is None and source.method == "reference":
         starts = list(claim.positions)
-        if claim.kind == "sequence":
+        if claim.kind_spec.lists_sequence:
             starts = list(range(claim.offset, claim.offset + len(claim.values)))
         game = game_graph(ctx.game, starts)
     data = {
@@ -251,12 +251,12 @@ def second_opinion(ctx: ClaimContext, verdict: Verdict, profile: str) -> Verdict
     used = verdict.methods_used()
     if verdict.status != "proved" or not {"automata", "periodicity"} & set(used):
         return verdict
-    if ctx.kind in ("p_positions", "grundy", "identity"):
+    if ctx.spec.formula_role is not None:
         name, options = (
             "z3_bitvec",
             {"width": SECOND_WIDTH.get(profile, 64), "timeout": SECOND_SECONDS},
         )
-    elif ctx.kind in ("sum_rule",):
+    elif ctx.spec.states_sum:
         name, options = "exhaustive", {}
     else:
         return verdict

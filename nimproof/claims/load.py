@@ -13,46 +13,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from nimproof.claims.model import KINDS, METHODS, Claim, ClaimKind, Source
-from nimproof.errors import ClaimError
+from nimproof.claims.kinds import kind_named
+from nimproof.claims.model import METHODS, Claim, ClaimKind, Source
+from nimproof.errors import ClaimError, UsageError
+from nimproof.games.plugins import load_plugin_file
 from nimproof.verdict import Requirement
 
 MAX_GRID = 2000
 MAX_FILE_BYTES = 2_000_000
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-
-_COMMON = {
-    "id",
-    "statement",
-    "kind",
-    "game",
-    "expect",
-    "params",
-    "source",
-    "checks",
-    "tags",
-    "heaps",
-    "require",
-}
-_KIND_FIELDS: dict[str, set[str]] = {
-    "grundy": {"formula", "witness"},
-    "p_positions": {"predicate", "witness"},
-    "identity": {"predicate", "variables"},
-    "sum_rule": {"components"},
-    "periodic": {"period", "preperiod", "saltus", "least"},
-    "value": {"positions", "values", "winning_moves"},
-    "sequence": {"values", "offset"},
-}
-_REQUIRED: dict[str, tuple[str, ...]] = {
-    "grundy": ("game", "formula"),
-    "p_positions": ("game", "predicate"),
-    "identity": ("predicate", "variables"),
-    "sum_rule": ("components",),
-    "periodic": ("game", "period", "preperiod"),
-    "value": ("game", "positions", "values"),
-    "sequence": ("game", "values"),
-}
 
 
 def find_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -128,9 +98,6 @@ def _load_plugins(files: Any, path: Path | None, where: str) -> None:
         return
     if not isinstance(files, list) or not all(isinstance(f, str) and f.strip() for f in files):
         raise ClaimError(f'{where}: plugins must be a list of file names, e.g. ["my_game.py"]')
-    from nimproof.errors import UsageError
-    from nimproof.games.plugins import load_plugin_file
-
     folder = path.parent if path is not None else Path.cwd()
     for name in files:
         try:
@@ -187,6 +154,8 @@ def _expand(table: dict[str, Any], where: str, path: Path | None, profile: str) 
             winning_moves=tuple(_winning_moves(table.get("winning_moves", []), where)),
             least=_bool(table, "least", where),
             offset=_int(table, "offset", where, low=0) or 0,
+            order=_int(table, "order", where, low=1),
+            p_portion=_int(table, "p_portion", where, low=1),
             params=values,
             checks=checks,
             expect=expect,
@@ -204,16 +173,8 @@ def _check_keys(table: dict[str, Any], where: str) -> tuple[str, ClaimKind]:
     if not _ID.match(cid):
         raise ClaimError(f"{where}: id must be letters, digits, '-', '_' or '.', got {cid!r}")
     kind = _str(table, "kind", where, required=True)
-    if kind not in KINDS:
-        raise ClaimError(f"{where}: unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    allowed = _COMMON | _KIND_FIELDS[kind] | {k for k in table if k.startswith("checks_")}
-    extra = set(table) - allowed
-    if extra:
-        raise ClaimError(f"{where}: unknown key(s) {sorted(extra)} for a {kind} claim")
-    for key in _REQUIRED[kind]:
-        if key not in table:
-            raise ClaimError(f"{where}: a {kind} claim needs {key!r}")
-    return cid, kind
+    kind_named(kind, where).check_keys(table, where)
+    return cid, kind  # type: ignore[return-value]  # checked against the registry just above
 
 
 def _grid_axes(table: dict[str, Any], where: str) -> tuple[dict[str, list[int]], list[int] | None]:

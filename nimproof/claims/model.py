@@ -12,13 +12,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from nimproof.claims.kinds import NAMES, ClaimKindSpec, kind_named
 from nimproof.methods import ORDER
-from nimproof.verdict import ALL_POSITIONS, Domain, Requirement
+from nimproof.verdict import Domain, Requirement
 
 ClaimKind = Literal[
-    "grundy", "p_positions", "identity", "sum_rule", "periodic", "value", "sequence"
+    "grundy",
+    "p_positions",
+    "identity",
+    "sum_rule",
+    "periodic",
+    "value",
+    "sequence",
+    "misere_quotient",
 ]
 KINDS: tuple[ClaimKind, ...] = get_args(ClaimKind)
+assert KINDS == NAMES, "ClaimKind must list the kinds of nimproof.claims.kinds, in order"
 #: Method names a claim may use under ``[claim.checks]``: the registered proof methods.
 METHODS: tuple[str, ...] = ORDER
 
@@ -53,7 +62,12 @@ class Claim:
       g(n) + saltus`` for all ``n >= preperiod``); ``least`` also asks that both are the least;
     * ``value``: ``game``, ``positions`` and ``values`` (and optionally
       ``winning_moves``: for each position, the positions a winning move leads to);
-    * ``sequence``: ``game``, ``values`` from heap ``offset``.
+    * ``sequence``: ``game``, ``values`` from heap ``offset``;
+    * ``misere_quotient``: ``game``, ``order``, optional ``p_portion`` (its size),
+      ``period`` and ``preperiod`` (of the heap map).
+
+    What each kind means (fields, domain, checks, wording) is its class in
+    :mod:`nimproof.claims.kinds`: :attr:`kind_spec`.
     """
 
     id: str
@@ -73,6 +87,8 @@ class Claim:
     values: tuple[Any, ...] = ()
     winning_moves: tuple[Any, ...] = ()
     offset: int = 0
+    order: int | None = None
+    p_portion: int | None = None
     params: dict[str, int] = field(default_factory=dict)
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
     expect: str = "proved"
@@ -82,19 +98,20 @@ class Claim:
     group: str = ""
     path: Path | None = None
 
+    @property
+    def kind_spec(self) -> ClaimKindSpec:
+        """The claim's kind: its fields, domain, default checks and wording."""
+        return kind_named(self.kind, f"claim {self.id!r}")
+
     def domain(self) -> Domain:
         """The claim's whole domain: what a proof must cover for the verdict ``proved``.
 
-        The one place that decides it. A ``value`` claim speaks about its listed
-        positions, a ``sequence`` claim about the heaps up to its last listed term;
-        every other kind (Grundy formulas, P-position rules, identities, sum rules,
-        periods) about every position, so a bounded check of it is ``checked``.
+        Decided by the kind (:meth:`ClaimKindSpec.domain`): a ``value`` claim speaks
+        about its listed positions, a ``sequence`` claim about the heaps up to its
+        last listed term; every other kind about every position, so a bounded check
+        of it is ``checked``.
         """
-        if self.kind == "value":
-            return Domain("listed", size=len(self.positions))
-        if self.kind == "sequence":
-            return Domain("bound", bound=self.offset + len(self.values) - 1)
-        return ALL_POSITIONS
+        return self.kind_spec.domain(self)
 
     def to_json(self) -> dict[str, Any]:
         """The claim as it is written in results and reports (no file-system paths)."""
@@ -118,11 +135,16 @@ class Claim:
                 out[key] = list(getattr(self, key))
         if self.witness:
             out["witness"] = self.witness
-        if self.kind == "periodic":
-            out.update(period=self.period, preperiod=self.preperiod, saltus=self.saltus)
+        fields = self.kind_spec.allowed_keys
+        if "period" in fields:
+            out.update(period=self.period, preperiod=self.preperiod)
+        if "saltus" in fields:
+            out["saltus"] = self.saltus
             if self.least:
                 out["least"] = True
-        if self.kind in ("value", "sequence"):
+        if "order" in fields:
+            out.update(order=self.order, p_portion=self.p_portion)
+        if self.kind_spec.listed:
             out.update(positions=list(self.positions), values=list(self.values), offset=self.offset)
             if self.winning_moves:
                 out["winning_moves"] = list(self.winning_moves)

@@ -302,7 +302,7 @@ def _show_residue_tables(result: RunResult) -> None:
     from nimproof.miner.readable import residue_table
 
     for c in result.conjectures:
-        if c.role != "conjecture" or c.guess.kind != "grundy" or not c.guess.formula:
+        if c.role != "conjecture" or not c.guess.spec.states_values or not c.guess.formula:
             continue
         table = residue_table(c.guess.formula)
         if table is not None:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 import sympy
 
+from nimproof.claims.kinds import spec_of
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse, uses_bitwise
 from nimproof.expr.nodes import Const, Node, Reduce, SeqDomain, walk_tree
@@ -160,9 +161,10 @@ def reproduces_p_table(text: str, table: PTable) -> bool:
 
 def reproduces(kind: str, text: str, table: HeapTable | PTable) -> bool:
     """Dispatch to the heap or P-position check."""
+    spec = spec_of(kind)
     if isinstance(table, PTable):
-        return kind == "p_positions" and reproduces_p_table(text, table)
-    return kind == "grundy" and reproduces_heap_table(text, table)
+        return spec.states_p_positions and reproduces_p_table(text, table)
+    return spec.states_values and reproduces_heap_table(text, table)
 
 
 def periodic_holds(values: np.ndarray, period: int, preperiod: int, saltus: int) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from nimproof.claims.kinds import ClaimKindSpec, spec_of
 from nimproof.games.base import Game
 
 PointKey = tuple[tuple[tuple[str, int], ...], int | None]
@@ -151,9 +152,15 @@ class Guess:
     point: PointKey | None = None
 
     @property
+    def spec(self) -> ClaimKindSpec:
+        """The kind of claim this guess becomes (:mod:`nimproof.claims.kinds`; a ``note``,
+        which becomes no claim, has the kind :data:`~nimproof.claims.kinds.UNKNOWN`)."""
+        return spec_of(self.kind)
+
+    @property
     def description(self) -> str:
         """The formula, or for a periodic guess the relation in words."""
-        if self.kind == "periodic":
+        if self.spec.states_period:
             plus = f" + {self.saltus}" if self.saltus else ""
             return f"g(n + {self.period}) = g(n){plus} for n >= {self.preperiod}"
         return self.formula or ""

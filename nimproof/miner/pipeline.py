@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from nimproof.claims.kinds import NAMES as KIND_NAMES
 from nimproof.errors import EvalError, SpecError, UsageError
 from nimproof.games import parse_spec
 from nimproof.games.base import Game, MultiHeapGame
@@ -34,7 +35,12 @@ DEFAULT_HEAPS = (2, 3)
 #: Largest heap of the box ``[0, B]^H`` mined by default, by heap count.
 DEFAULT_MAX_HEAP = {1: 63, 2: 15, 3: 7, 4: 5, 5: 3}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-KIND_ORDER = {"grundy": 0, "p_positions": 1, "identity": 2, "periodic": 3}
+
+
+def kind_rank(kind: str) -> int:
+    """Ties between guesses go to the kind listed first in the claim-kind registry
+    (Grundy formulas, P-position rules, identities, periods); notes come last."""
+    return KIND_NAMES.index(kind) if kind in KIND_NAMES else len(KIND_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +170,9 @@ def build_grid(request: Request) -> Grid:
 def _holds(guess: Guess, grid: Grid) -> bool:
     """The pipeline's own gate: the guess reproduces every table it speaks about."""
     scope = [t for t in grid.tables if guess.point is None or t.key == guess.point]
-    if guess.kind == "identity":
+    if guess.spec.is_identity:
         return guess.formula is not None  # checked numerically by the guesser that made it
-    if guess.kind == "periodic":
+    if guess.spec.states_period:
         return all(
             isinstance(t, HeapTable)
             and guess.period is not None
@@ -274,13 +280,11 @@ def select(grid: Grid, guesses: Iterable[Guess]) -> tuple[list[Guess], list[str]
         kept_here.append(g)
         alternatives[id(g)] = []
     final = _annotate(slots, alternatives, rewritings, grid)
-    final.sort(
-        key=lambda g: (-g.evidence.grid_points, g.cost, KIND_ORDER.get(g.kind, 9), g.description)
-    )
+    final.sort(key=lambda g: (-g.evidence.grid_points, g.cost, kind_rank(g.kind), g.description))
     # A note about a grid point (say, relations without a closed form) only matters
     # when no formula explains that point.
-    explained = {g.point for g in final if g.kind in ("grundy", "p_positions")}
-    covered_all = any(g.point is None for g in final if g.kind in ("grundy", "p_positions"))
+    explained = {g.point for g in final if g.spec.about_positions}
+    covered_all = any(g.point is None for g in final if g.spec.about_positions)
     notes = [
         d
         for g in note_guesses
@@ -302,7 +306,7 @@ def _same_beyond(a: Guess, b: Guess, grid: Grid) -> bool:
     that differ beyond the data are different conjectures.
     """
     if a.kind != b.kind or a.formula is None or b.formula is None:
-        return a.kind == b.kind and a.kind == "periodic"
+        return a.kind == b.kind and a.spec.states_period
     scope = [t for t in grid.tables if a.point is None or t.key == a.point]
     for t in scope:
         if isinstance(t, HeapTable):
@@ -363,8 +367,11 @@ def mine(request: Request, guessers: Sequence[Guesser] = GUESSERS) -> FamilyResu
 
 def _explained(point: Sequence[Guess], grid: Grid, *, periodic: bool = False) -> bool:
     """True when a formula (or, with ``periodic``, a period) among ``point`` reproduces its table."""
-    kinds = ("grundy", "p_positions", "periodic") if periodic else ("grundy", "p_positions")
-    return any(_holds(g, grid) for g in point if g.kind in kinds)
+    return any(
+        _holds(g, grid)
+        for g in point
+        if g.spec.about_positions or (periodic and g.spec.states_period)
+    )
 
 
 def _reasons(table: Table, guessers: Sequence[Guesser], grid: Grid) -> list[str]:

@@ -75,9 +75,9 @@ def verdict_words(m: Mined) -> str:
 
 def _rule(m: Mined) -> Rule:
     g = m.guess
-    if g.kind == "periodic":
+    if g.spec.states_period:
         return Rule(m, g.statement or g.description, False, verdict_words(m), None)
-    table = residue_table(g.formula) if g.kind == "grundy" and g.formula else None
+    table = residue_table(g.formula) if g.spec.states_values and g.formula else None
     return Rule(m, g.formula or "", True, verdict_words(m), table)
 
 
@@ -130,7 +130,7 @@ def _section_markdown(s: Section) -> list[str]:
             f"- **{g.kind}** ({g.guesser}): {_rule_markdown(rule)}",
             f"  - {rule.verdict}; claim `{rule.mined.claim_id}`",
         ]
-        if g.kind != "periodic" and g.statement:
+        if not g.spec.states_period and g.statement:
             lines.append(f"  - {g.statement}")
         if rule.table is not None:
             lines += ["", _indent(rule.table.markdown()), ""]

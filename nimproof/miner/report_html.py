@@ -62,7 +62,7 @@ def _rule_html(rule: Rule, pages: dict[str, str], *, full: bool) -> str:
         f"<li><b>{esc(g.kind)}</b> ({esc(g.guesser)}): {text}{esc(heaps_words(rule))}"
         f'<br><span class="{status}">{esc(rule.verdict)}</span>; claim {link}'
     )
-    if full and g.kind != "periodic" and g.statement:
+    if full and not g.spec.states_period and g.statement:
         out += f"<br>{esc(g.statement)}"
     if full and rule.table is not None:
         out += _residues_html(rule.table)

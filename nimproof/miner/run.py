@@ -83,9 +83,9 @@ class Mined:
             "verdict": self.verdict,
             "role": self.role,
         }
-        if g.kind == "periodic":
+        if g.spec.states_period:
             out.update(period=g.period, preperiod=g.preperiod, saltus=g.saltus)
-        if g.kind == "identity":
+        if g.spec.is_identity:
             out["variables"] = list(g.variables)
         return out
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import tomli_w
 
+from nimproof.claims.kinds import Budget, Shape
 from nimproof.errors import UsageError
 from nimproof.expr import parse, uses_bitwise
 from nimproof.miner.model import Guess
@@ -91,40 +92,43 @@ def claim_id(family: str, guess: Guess) -> str:
 def _checks(
     guess: Guess, max_n: int, max_heap: int, lowers_heaps: bool, bounds: CheckBounds
 ) -> dict[str, dict[str, Any]]:
-    """The methods and bounds the verifier is asked to use for a mined claim."""
-    if guess.kind == "periodic":
-        pre, per = guess.preperiod or 0, guess.period or 1
+    """The methods and bounds the verifier is asked to use for a mined claim: the kind's
+    policy (:meth:`~nimproof.claims.kinds.ClaimKindSpec.bounded_checks`) with the
+    miner's bounds."""
+    spec = guess.spec
+    formula = guess.formula or ""
+    if spec.about_positions:
+        assert guess.formula is not None
+    recursive = spec.states_values and "g[" in formula.replace(" ", "")
+    one_heap = spec.states_values
+    bitwise = (
+        one_heap and not recursive and uses_bitwise(parse(formula, scalars=("n", *guess.axes)))
+    )
+    heap_n = bounds.heap_factor * max_n
+    if spec.states_period:
         # Enough values for the Guy–Smith margin (2 n0 + 2 p + t + 2) with room for t.
-        return {"periodicity": {"max_n": max(bounds.heap_factor * max_n, 2 * pre + 2 * per + 128)}}
-    if guess.kind == "identity":
-        return {"z3_int": {}, "exhaustive": {"max_value": bounds.identity_values}}
-    assert guess.formula is not None
-    if guess.kind == "grundy" and "g[" in guess.formula.replace(" ", ""):
-        # A recursive definition: only the exhaustive method decides it.
-        return {"exhaustive": {"max_n": bounds.recursion_n}}
-    if guess.kind == "grundy":
-        node = parse(guess.formula, scalars=("n", *guess.axes))
-        checks: dict[str, dict[str, Any]] = {"exhaustive": {"max_n": bounds.heap_factor * max_n}}
-        if not guess.axes:
-            # All n where the game's period is proved (answers unknown elsewhere, quickly).
-            checks["periodic_table"] = {}
-        if uses_bitwise(node):
-            # A witness makes condition 2 quantifier-free, so wider bit-vectors stay fast.
-            checks["z3_bitvec"] = {
-                "width": bounds.witness_width if guess.witness else bounds.plain_width
-            }
-        else:
-            checks["z3_int"] = {}
-        return checks
-    # p_positions: a box of heaps is closed under moves only for games that lower heaps.
-    checks = {
-        "exhaustive": {"max_heap": max_heap}
-        if lowers_heaps
-        else {"max_total": bounds.staircase_total}
-    }
-    if guess.witness:
-        checks["z3_bitvec"] = {"width": bounds.multi_width}
-    return checks
+        pre, per = guess.preperiod or 0, guess.period or 1
+        heap_n = max(heap_n, 2 * pre + 2 * per + 128)
+    # A witness makes condition 2 quantifier-free, so wider bit-vectors stay fast.
+    width = bounds.witness_width if guess.witness else bounds.plain_width
+    shape = Shape(
+        one_heap=one_heap,
+        bitwise=bitwise,
+        recursive=recursive,
+        witness=bool(guess.witness),
+        lowers_heaps=lowers_heaps,
+        grid=bool(guess.axes),
+    )
+    budget = Budget(
+        max_n=heap_n,
+        max_heap=max_heap,
+        max_total=bounds.staircase_total,  # a box of heaps is closed only under lowering moves
+        max_value=bounds.identity_values,
+        recursion_n=bounds.recursion_n,
+        default_width=width if one_heap else bounds.multi_width,
+        periodic_table=True,  # all n where the game's period is proved (quick elsewhere)
+    )
+    return spec.bounded_checks(shape, budget)
 
 
 def claim_table(
@@ -150,13 +154,14 @@ def claim_table(
     }
     if guess.game is not None:
         table["game"] = guess.game
-    if guess.kind == "grundy":
+    fields = guess.spec.allowed_keys  # the keys the kind declares (nimproof.claims.kinds)
+    if "formula" in fields:
         table["formula"] = guess.formula
-    elif guess.kind in ("p_positions", "identity"):
+    elif "predicate" in fields:
         table["predicate"] = guess.formula
-    if guess.kind == "identity":
+    if "variables" in fields:
         table["variables"] = list(guess.variables)
-    if guess.kind == "periodic":
+    if "period" in fields:
         table["period"] = guess.period
         table["preperiod"] = guess.preperiod
         table["saltus"] = guess.saltus

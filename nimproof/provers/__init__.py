@@ -17,9 +17,10 @@ from typing import Any
 from nimproof.claims.model import Claim
 from nimproof.methods import ORDER, REGISTRY, RunFunction
 from nimproof.methods import get as get_method
-from nimproof.provers import evidence
+from nimproof.provers import evidence, hunt, periodic_table
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
+from nimproof.provers.witnesses import witness_of
 from nimproof.verdict import MethodResult, Verdict
 
 
@@ -42,25 +43,13 @@ class _Methods(Mapping[str, RunFunction]):
 #: The registered methods' run functions, by name (see :mod:`nimproof.methods`).
 METHODS: Mapping[str, RunFunction] = _Methods()
 
-DEFAULT_CHECKS: dict[str, dict[str, dict[str, Any]]] = {
-    "grundy": {"exhaustive": {}},
-    "p_positions": {"exhaustive": {}},
-    "identity": {"exhaustive": {}, "z3_bitvec": {"width": 16}},
-    "sum_rule": {"exhaustive": {}},
-    "periodic": {"periodicity": {}},
-    "value": {"reference": {}},
-    "sequence": {"reference": {}},
-}
-
 
 def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
-    """The checks a claim asks for (its kind's defaults when it names none)."""
+    """The checks a claim asks for: its kind's policy (:meth:`ClaimKindSpec.checks`: the
+    named checks, or the kind's defaults when it names none), plus, when it names none,
+    the periodic-table reduction and the hunt where they apply."""
     named = dict(ctx.claim.checks)
-    checks = named or dict(DEFAULT_CHECKS[ctx.kind])
-    if ctx.kind in ("value", "sequence"):
-        checks.setdefault("reference", {})
-    from nimproof.provers import hunt, periodic_table
-
+    checks = ctx.spec.checks(named)
     if not named and periodic_table.applies(ctx):
         # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
@@ -151,10 +140,8 @@ def _loopy(ctx: ClaimContext) -> bool:
 
 def auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
-    if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
+    if ctx.witness_name is not None or not ctx.spec.states_p_positions or ctx.game is None:
         return ctx
-    from nimproof.provers.witnesses import witness_of
-
     name = witness_of(ctx.game)
     if name is None:
         return ctx

@@ -360,7 +360,7 @@ def _decl(names: list[str]) -> str:
 
 def _env(ctx: ClaimContext, xs: list[str]) -> dict[str, object]:
     env: dict[str, object] = dict(ctx.params)
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         env.update({v: SetVar(x) for v, x in zip(ctx.claim.variables, xs, strict=True)})
     elif ctx.one_heap:
         env["n"] = SetVar(xs[0])
@@ -371,7 +371,7 @@ def _env(ctx: ClaimContext, xs: list[str]) -> dict[str, object]:
 
 def heap_count(ctx: ClaimContext) -> int:
     """The number of heap variables of the claim (identities: its variables)."""
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return len(ctx.claim.variables)
     if ctx.one_heap:
         return 1
@@ -386,10 +386,10 @@ def heap_count(ctx: ClaimContext) -> int:
 def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
     """The obligations that prove ``ctx``'s claim for every position (or NotExpressible),
     numbers written in the numeration ``num``."""
-    if ctx.kind not in ("p_positions", "grundy", "identity"):
+    if ctx.spec.formula_role is None:
         raise NotExpressible(f"{ctx.kind} claims (only P-positions, Grundy values and identities)")
     assert ctx.formula is not None
-    if ctx.game is not None and ctx.kind != "identity":
+    if ctx.game is not None and not ctx.spec.is_identity:
         # families outside the fragment are named before anything else
         move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1, num)
     h = heap_count(ctx)
@@ -398,7 +398,7 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
     env = _env(ctx, xs)
     header = "ws1s;\n" + num.prelude
     obligations: list[Obligation] = []
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         c = compile_bool(ctx.formula, env, num.compiler)
         header += f"pred F({params}) = {c.formula};\npred FG({params}) = {c.guard};\n"
         if c.guard != "true":
@@ -412,7 +412,7 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
         obligations.append(Obligation("rule-guard", g + ";\n"))
     if shape.measure:
         obligations.append(Obligation("w", shape.measure + ";\n"))
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         header += _p_obligations(ctx, shape, h, env, obligations, num)
     else:
         header += _g_obligations(ctx, shape, h, env, obligations, num)
@@ -544,7 +544,7 @@ def _g_obligations(
 
 def applies(ctx: ClaimContext) -> bool:
     """True for the kinds of claim this method decides (it is then tried by default)."""
-    return ctx.kind in ("p_positions", "grundy", "identity")
+    return ctx.spec.formula_role is not None
 
 
 def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -589,7 +589,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         return _unknown(f"obligation {name}: MONA {answer.outcome} ({answer.message})", t0, stats)
     stats["obligations"] = done
     scope = Scope("all", measure=p.measure, heaps=None if ctx.one_heap else p.heaps)
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         scope = Scope("all", measure="value")
     numeration = "" if p.numeration is BINARY else f", {p.numeration.name} numeration"
     detail = f"WS1S obligations {', '.join(done)} valid (MONA{numeration}), every heap size"

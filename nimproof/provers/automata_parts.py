@@ -160,7 +160,7 @@ def run(ctx: ClaimContext, spec: PartMoves, options: Mapping[str, Any], name: st
     """Prove, refute (with a reference-checked heap) or leave unknown a one-heap Grundy claim."""
     t0 = time.monotonic()
     stats: dict[str, Any] = {"heaps": 1, "mona_runs": 0, "mona_seconds": 0.0}
-    if ctx.kind != "grundy" or not ctx.one_heap:
+    if not ctx.spec.states_values or not ctx.one_heap:
         return MethodResult(name, "unknown", detail="only one-heap Grundy claims of this family")
     try:
         header, files = obligations(ctx, spec, options)

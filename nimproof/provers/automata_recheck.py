@@ -66,12 +66,12 @@ def recheck(
     try:
         if obligation == "rule-guard":
             return Recheck(None, "the move rule has a negative intermediate value (outside WS1S)")
-        if ctx.kind == "identity":
+        if ctx.spec.is_identity:
             return _identity(ctx, xs)
         point: Any = xs[0] if ctx.one_heap else tuple(xs)
         if obligation == "guard":
             return _guard(ctx, point)
-        if ctx.kind == "p_positions":
+        if ctx.spec.states_p_positions:
             return _p(ctx, obligation, tuple(xs), tuple(ys))
         target: Any = ys[0] if ctx.one_heap else tuple(ys)
         return _g(ctx, obligation, point, target, v, w)

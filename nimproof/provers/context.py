@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from nimproof.claims.kinds import ClaimKindSpec
 from nimproof.claims.model import Claim, ClaimKind
 from nimproof.errors import ClaimError, UsageError
 from nimproof.expr import parse
@@ -28,10 +29,6 @@ from nimproof.games import (
 
 #: Built-in winning-move witnesses (see :mod:`nimproof.provers.witnesses`).
 BUILTIN_WITNESSES = ("nim", "misere-nim", "moore", "staircase")
-#: Kinds that are about one game (``game`` must be a non-empty spec).
-GAME_KINDS = ("grundy", "p_positions", "periodic", "value", "sequence")
-#: Kinds that need a formula or predicate.
-FORMULA_KINDS = ("grundy", "p_positions", "identity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +57,13 @@ class ClaimContext:
 
     @property
     def kind(self) -> ClaimKind:
-        """The claim's kind."""
+        """The claim's kind tag (as written in its file)."""
         return self.claim.kind
+
+    @property
+    def spec(self) -> ClaimKindSpec:
+        """The claim's kind (:mod:`nimproof.claims.kinds`): ask it rather than compare tags."""
+        return self.claim.kind_spec
 
     @property
     def misere(self) -> bool:
@@ -88,7 +90,7 @@ class ClaimContext:
     @property
     def one_heap(self) -> bool:
         """True for a claim about single heaps of a heap game (variable ``n``)."""
-        return self.kind == "grundy" and self.heaps is None and self.heap_game is not None
+        return self.spec.states_values and self.heaps is None and self.heap_game is not None
 
     def time_left(self) -> float:
         """Seconds until this claim's deadline (infinite when none was set)."""
@@ -115,23 +117,25 @@ def prepare(claim: Claim, *, deadline: float = 0.0) -> ClaimContext:
 
 def _prepare(claim: Claim) -> ClaimContext:
     params = dict(claim.params)
-    if claim.kind in GAME_KINDS and not (claim.game or "").strip():
+    kind = claim.kind_spec
+    if kind.needs_game and not (claim.game or "").strip():
         raise ClaimError(f"claim {claim.id!r}: the game spec is empty; give one, e.g. 'nim'")
-    if claim.kind in FORMULA_KINDS and not (claim.formula or "").strip():
+    if kind.formula_role is not None and not (claim.formula or "").strip():
         raise ClaimError(f"claim {claim.id!r}: the formula is empty")
     game: Game | None = parse_spec(claim.game) if claim.game else None
     ctx = ClaimContext(claim, game, None, params)
-    kind = claim.kind
-    if kind in ("grundy", "p_positions"):
+    if kind.about_positions:
         assert game is not None
         return _prepare_formula_on_game(ctx, game)
-    if kind == "identity":
+    if kind.is_identity:
         return _prepare_identity(ctx)
-    if kind == "sum_rule":
+    if kind.states_sum:
         return _prepare_sum_rule(ctx)
-    if kind == "periodic" and not isinstance(game, HeapGame):
-        raise ClaimError(f"claim {claim.id!r}: a periodic claim needs a one-heap game")
-    if kind in ("value", "sequence"):
+    if kind.states_period and not isinstance(game, HeapGame):
+        raise ClaimError(f"claim {claim.id!r}: a {kind.name} claim needs a one-heap game")
+    if kind.states_quotient and not isinstance(ctx.heap_game, HeapGame):
+        raise ClaimError(f"claim {claim.id!r}: a {kind.name} claim needs a one-heap game")
+    if kind.listed:
         _check_listed_values(claim)
     return ctx
 
@@ -146,8 +150,12 @@ def _is_multi(claim: Claim, game: Game) -> bool:
 def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     claim = ctx.claim
     multi = _is_multi(claim, game)
-    if claim.kind == "p_positions" and claim.heaps is None and not isinstance(game, PluginGame):
-        raise ClaimError(f"claim {claim.id!r}: a p_positions claim needs 'heaps'")
+    if (
+        claim.kind_spec.states_p_positions
+        and claim.heaps is None
+        and not isinstance(game, PluginGame)
+    ):
+        raise ClaimError(f"claim {claim.id!r}: a {claim.kind} claim needs 'heaps'")
     spec = game.moves_spec
     fixed = spec.heap_count()
     if isinstance(game, MultiHeapGame) and fixed is not None:
@@ -156,10 +164,10 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     elif isinstance(game, MultiHeapGame) and claim.heaps is None:
         raise ClaimError(f"claim {claim.id!r}: {game.spec} is a multi-heap game; give 'heaps'")
     assert claim.formula is not None
-    result: Type = "int" if claim.kind == "grundy" else "bool"
+    result: Type = "int" if claim.kind_spec.states_values else "bool"
     if multi:
         formula = parse(claim.formula, scalars=tuple(ctx.params), sequences=("h",), result=result)
-    elif claim.kind == "grundy" and "g[" in claim.formula.replace(" ", ""):
+    elif result == "int" and "g[" in claim.formula.replace(" ", ""):
         formula = parse(claim.formula, scalars=("n", *ctx.params), sequences=("g",), result=result)
         ctx = replace(ctx, recursive=True)
     else:
@@ -194,7 +202,7 @@ def _prepare_sum_rule(ctx: ClaimContext) -> ClaimContext:
 
 
 def _check_listed_values(claim: Claim) -> None:
-    if claim.kind == "value" and len(claim.positions) != len(claim.values):
+    if claim.kind_spec.lists_positions and len(claim.positions) != len(claim.values):
         raise ClaimError(f"claim {claim.id!r}: 'positions' and 'values' differ in length")
     if claim.winning_moves and len(claim.winning_moves) != len(claim.positions):
         raise ClaimError(f"claim {claim.id!r}: 'winning_moves' needs one list per position")

@@ -136,7 +136,7 @@ def name_wrong_position(ctx: ClaimContext, cx: Counterexample) -> Counterexample
     ``cx`` is returned unchanged: its explanation already says the claim is
     wrong at one of the positions it names.
     """
-    if cx.condition not in _BETWEEN or ctx.kind not in ("grundy", "p_positions"):
+    if cx.condition not in _BETWEEN or not ctx.spec.about_positions:
         return cx
     here = _as_position(ctx, cx.position)
     if here is None:
@@ -187,11 +187,11 @@ def _join(a: str, b: str) -> str:
 
 def confirm(ctx: ClaimContext, cx: Counterexample) -> Settled:
     """Settle one candidate by exact means (see the module docstring)."""
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return _identity(ctx, cx)
-    if ctx.kind == "periodic" and cx.condition == "period":
+    if ctx.spec.states_period and cx.condition == "period":
         return _period(ctx, cx)
-    if ctx.kind not in ("grundy", "p_positions") or cx.position is None:
+    if not ctx.spec.about_positions or cx.position is None:
         return Settled("open", cx, f"no exact re-check for {ctx.kind} candidates")
     position = cx.position if ctx.one_heap else tuple(int(x) for x in cx.position)
     named = wrong_at(ctx, position)
@@ -326,7 +326,7 @@ def wrong_at(ctx: ClaimContext, position: Any, because: str = "") -> Counterexam
     if truth is None:
         return None
     actual, how = truth
-    wrong = (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else claimed != actual
+    wrong = (bool(claimed) != (actual == 0)) if ctx.spec.states_p_positions else claimed != actual
     if not wrong:
         return None
     cx = recheck.value_mismatch(ctx, position, claimed, actual, how)
@@ -405,7 +405,7 @@ def local_conditions(ctx: ClaimContext, position: Any) -> Local | None:
         here = claimed_at(ctx, position)
     except EvalError:
         return None
-    p_claim = ctx.kind == "p_positions"
+    p_claim = ctx.spec.states_p_positions
     seen: dict[Any, Any] = {}
     count = 0
     for count, (q, parts) in enumerate(moves, start=1):
@@ -426,7 +426,7 @@ def local_conditions(ctx: ClaimContext, position: Any) -> Local | None:
 
 def _cond1(ctx: ClaimContext, position: Any, q: Any, here: Any, count: int) -> Local:
     where, there = _where(ctx, position), _where(ctx, q)
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         text = (
             f"The move from {where} to {there} joins two positions the claim calls P-positions; "
             f"no move joins two P-positions, so the claim is wrong at one of them."
@@ -444,12 +444,12 @@ def _cond2(ctx: ClaimContext, position: Any, here: Any, seen: dict[Any, Any], co
     where = _where(ctx, position)
     suspects = list(seen.values())
     if ctx.misere and count == 0:
-        ok = (not here) if ctx.kind == "p_positions" else here == 1
+        ok = (not here) if ctx.spec.states_p_positions else here == 1
         if ok:
             return Local(True, 0)
         text = f"{where} has no move, so in misère play its nim-value is 1 (an N-position)."
         return Local(False, 0, "terminal", text, here, None, [])
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         if here or True in seen:
             return Local(True, count)
         text = (
@@ -490,7 +490,7 @@ def scan_smallest(ctx: ClaimContext, bound: int) -> Counterexample | None:
 
     from nimproof.provers import recheck
 
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         names = list(ctx.claim.variables)
         points: Iterator[Any] = (
             dict(zip(names, p, strict=True))
@@ -500,7 +500,7 @@ def scan_smallest(ctx: ClaimContext, bound: int) -> Counterexample | None:
         )
     elif ctx.one_heap:
         points = iter(range(bound + 1))
-    elif ctx.kind in ("grundy", "p_positions") and ctx.heaps:
+    elif ctx.spec.about_positions and ctx.heaps:
         points = iter(
             sorted(itertools.product(range(bound + 1), repeat=ctx.heaps), key=lambda p: (sum(p), p))
         )
@@ -508,7 +508,7 @@ def scan_smallest(ctx: ClaimContext, bound: int) -> Counterexample | None:
         return None
     for i, point in enumerate(itertools.islice(points, SCAN_POSITIONS)):
         dl.every(ctx.deadline, 64, i, "evaluating the claim exactly")
-        if ctx.kind == "identity":
+        if ctx.spec.is_identity:
             try:
                 if not recheck.formula_at(ctx, point):
                     return _identity(ctx, candidate(point, "identity", "")).counterexample

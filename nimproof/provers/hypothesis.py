@@ -108,7 +108,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
 
 
 def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return st.fixed_dictionaries({v: big for v in ctx.claim.variables})
     if ctx.one_heap:
         return st.tuples(big, big)
@@ -123,12 +123,12 @@ def _strategy(ctx: ClaimContext, big: st.SearchStrategy[int]) -> st.SearchStrate
 def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
     """The property hypothesis tests on one sample (None when no random check applies)."""
     game = ctx.game.normal if ctx.game is not None else None
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return _identity_checker(ctx, found)
     if ctx.one_heap and isinstance(game, HeapGame) and not game.splits:
         return _heap_checker(ctx, game, found)
     multi = game is not None and (isinstance(game, HeapGame) or _samples(game.moves_spec))
-    if ctx.kind in ("grundy", "p_positions") and ctx.heaps and multi:
+    if ctx.spec.about_positions and ctx.heaps and multi:
         assert game is not None
         return _multi_checker(ctx, game, found)
     return None
@@ -230,11 +230,11 @@ def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> No
     except EvalError as exc:
         found.append(recheck.undefined_at(ctx, p, exc))
         raise AssertionError from None
-    violated = (a and b) if ctx.kind == "p_positions" else (a == b)
+    violated = (a and b) if ctx.spec.states_p_positions else (a == b)
     if violated:
         what = (
             "two claimed P-positions"
-            if ctx.kind == "p_positions"
+            if ctx.spec.states_p_positions
             else f"two positions the claim values {a}"
         )
         found.append(

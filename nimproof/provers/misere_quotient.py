@@ -24,6 +24,7 @@ out); nothing is reported as refuted unless it is confirmed there.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Mapping
@@ -36,6 +37,7 @@ from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.misere.quotient import MisereQuotient, misere_quotient
+from nimproof.provers import quotient_order
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.periodic_table import NotApplicable, _moduli, repeat_start
 from nimproof.provers.solving import Solver, Undecided
@@ -61,14 +63,13 @@ class Options(TypedDict, total=False):
 
 
 def applies(ctx: ClaimContext) -> bool:
-    """A misère P-position claim over a fixed number of heaps of a take-and-break (octal) code."""
+    """A misère P-position claim over a fixed number of heaps of a take-and-break (octal)
+    code, or a claim of the order of such a code's quotient (kind ``misere_quotient``)."""
     game = ctx.heap_game
-    return (
-        ctx.misere
-        and ctx.kind == "p_positions"
-        and bool(ctx.heaps)
-        and game is not None
-        and getattr(game.moves_spec, "digits", None) is not None
+    if game is None or getattr(game.moves_spec, "digits", None) is None:
+        return False
+    return ctx.spec.states_quotient or (
+        ctx.misere and ctx.spec.states_p_positions and bool(ctx.heaps)
     )
 
 
@@ -80,12 +81,17 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     try:
         if not applies(ctx):
             raise NotApplicable(
-                "applies to misère P-position claims over sums of heaps of an octal code"
+                "applies to misère P-position claims over sums of heaps of an octal code "
+                "and to the order of such a code's quotient"
             )
         budget = (
             int(options.get("max_heap", DEFAULT_MAX_HEAP)),
             int(options.get("max_positions", DEFAULT_MAX_POSITIONS)),
         )
+        if ctx.spec.states_quotient:
+            q = _quotient(ctx.heap_game.spec, budget)  # type: ignore[union-attr]
+            result = quotient_order.decide(ctx, q, NAME, lambda: time.monotonic() - t0)
+            return dataclasses.replace(result, stats={"quotient": quotient_summary(q)})
         cert: dict[str, Any] = {}
         status, detail, cx = _decide(ctx, solver, budget, cert)
         stats = {"quotient": quotient_summary(_quotient(ctx.heap_game.spec, budget))}  # type: ignore[union-attr]

@@ -187,13 +187,13 @@ def _moduli(node: Node) -> list[int]:
 
 def applies(ctx: ClaimContext) -> bool:
     """A cheap test: could the reduction apply to this claim (normal play, families with a theorem)?"""
-    if ctx.misere or ctx.kind not in ("grundy", "p_positions", "sum_rule"):
+    if ctx.misere or not (ctx.spec.about_positions or ctx.spec.states_sum):
         return False
-    if ctx.kind == "sum_rule":
+    if ctx.spec.states_sum:
         return True
     if _one_heap_game(ctx) is not None:
         return has_theorem(_one_heap_game(ctx))  # type: ignore[arg-type]
-    if ctx.kind != "p_positions":
+    if not ctx.spec.states_p_positions:
         return False
     game = ctx.game
     spec = game.moves_spec if game is not None else None
@@ -211,11 +211,11 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     max_n = int(options.get("max_n", DEFAULT_MAX_N))
     cert: dict[str, Any] = {}  # the certificate part, filled by the paths that provide one
     try:
-        if ctx.kind == "sum_rule":
+        if ctx.spec.states_sum:
             status, detail, cx = _sum_rule(ctx, max_n, cert)
-        elif ctx.kind in ("grundy", "p_positions") and _one_heap_game(ctx) is not None:
+        elif ctx.spec.about_positions and _one_heap_game(ctx) is not None:
             status, detail, cx = _one_heap(ctx, solver, max_n, cert)
-        elif ctx.kind == "p_positions":
+        elif ctx.spec.states_p_positions:
             status, detail, cx = _several_heaps(ctx, solver, max_n)
         else:
             raise NotApplicable(f"the periodic-table reduction does not apply to {ctx.kind} claims")
@@ -241,9 +241,9 @@ def _one_heap_game(ctx: ClaimContext) -> HeapGame | None:
     """The heap game of a claim about single heaps (one-heap grundy, or p_positions with 1 heap)."""
     if ctx.misere or not isinstance(ctx.game, HeapGame):
         return None
-    if ctx.kind == "grundy" and ctx.heaps is None:
+    if ctx.spec.states_values and ctx.heaps is None:
         return ctx.game
-    if ctx.kind == "p_positions" and ctx.heaps == 1:
+    if ctx.spec.states_p_positions and ctx.heaps == 1:
         return ctx.game
     return None
 
@@ -259,7 +259,7 @@ def _one_heap(ctx: ClaimContext, solver: Solver, max_n: int, cert: dict[str, Any
     game = _one_heap_game(ctx)
     assert game is not None and ctx.formula is not None
     fact = _fact(game, max_n)
-    predicate = ctx.kind == "p_positions"
+    predicate = ctx.spec.states_p_positions
     if predicate:
         if fact.saltus < 0:
             raise NotApplicable("a negative saltus cannot hold for Grundy values")

@@ -66,7 +66,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
 
     claim = ctx.claim
     game = ctx.heap_game
-    if ctx.kind != "periodic" or game is None or ctx.misere:
+    if not ctx.spec.states_period or game is None or ctx.misere:
         return MethodResult(
             NAME, "unknown", detail="applies to periodic claims on normal-play heap games"
         )

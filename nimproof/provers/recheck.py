@@ -39,7 +39,7 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
     env: dict[str, Any] = dict(ctx.params)
     if ctx.one_heap:
         env["n"] = int(position)
-    elif ctx.kind == "identity":
+    elif ctx.spec.is_identity:
         env.update(position)
     else:
         env["h"] = tuple(int(x) for x in position)
@@ -134,7 +134,7 @@ def describe_position(ctx: ClaimContext, position: Any) -> str:
     """How a position is written in explanations."""
     if ctx.one_heap:
         return f"heap {position}"
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return ", ".join(f"{k} = {v}" for k, v in position.items())
     return "heaps (" + ", ".join(map(str, position)) + ")"
 
@@ -144,7 +144,7 @@ def value_mismatch(
 ) -> Counterexample:
     """A counterexample where the claimed value or outcome differs from the reference value."""
     where = describe_position(ctx, position)
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         says = "a P-position" if claimed else "not a P-position"
         truth = "a P-position" if actual == 0 else f"an N-position (value {actual})"
         text = (
@@ -279,11 +279,11 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
         except EvalError as exc:
             return undefined_at(ctx, pos, exc)
         wrong = (
-            (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else (claimed != actual)
+            (bool(claimed) != (actual == 0)) if ctx.spec.states_p_positions else (claimed != actual)
         )
         if wrong:
             move = None
-            if actual != 0 or (ctx.kind != "p_positions" and claimed != actual):
+            if actual != 0 or (not ctx.spec.states_p_positions and claimed != actual):
                 for option in fixed_moves(game, pos):
                     if true_position_value(ctx, option, cache) == 0:
                         move = option

@@ -155,9 +155,9 @@ def _freeze(x: Any) -> Any:
 def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check every listed value (and winning move), or the listed sequence."""
     t0 = time.monotonic()
-    if ctx.kind == "sequence":
+    if ctx.spec.lists_sequence:
         result = _sequence(ctx)
-    elif ctx.kind != "value":
+    elif not ctx.spec.lists_positions:
         return _unknown(f"does not apply to {ctx.kind} claims")
     else:
         assert ctx.game is not None

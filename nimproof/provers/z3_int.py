@@ -46,7 +46,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     solver = Solver(time.monotonic() + min(timeout, max(ctx.time_left(), 0.1)))
     try:
-        if ctx.kind == "identity":
+        if ctx.spec.is_identity:
             cx = _identity(ctx, solver)
             how = "identity over the integers"
         elif ctx.one_heap:
@@ -73,7 +73,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
             counterexample=cx,
             stats=stats,
         )
-    measure = "value" if ctx.kind == "identity" else "heap"
+    measure = "value" if ctx.spec.is_identity else "heap"
     part = certificate_parts.smt(ctx.kind, solver.queries)
     seconds = time.monotonic() - t0
     scope = Scope("all", measure=measure)

@@ -28,6 +28,7 @@ from nimproof.reports.pages import (
     formula_label,
     group_key,
     group_title,
+    kind_facts,
     method_rows,
     provenance_parts,
     source_label,
@@ -299,9 +300,7 @@ def _facts(c: dict[str, Any]) -> str:
         rows.append(("components", " + ".join(map(str, c["components"]))))
     if c.get("params"):
         rows.append(("parameters", show(c["params"])))
-    if c.get("kind") == "periodic":
-        saltus = f", saltus {c.get('saltus')}" if c.get("saltus") else ""
-        rows.append(("period", f"{c.get('period')} from n = {c.get('preperiod')}{saltus}"))
+    rows += kind_facts(c)
     rows.append(("expected", str(c.get("expect") or "proved")))
     if c.get("file"):
         rows.append(("file", str(c["file"])))

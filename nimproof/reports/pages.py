@@ -10,19 +10,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from nimproof.claims.kinds import REGISTRY as KIND_REGISTRY
+from nimproof.claims.kinds import spec_of
 from nimproof.reports.results import SCOPED, Entry, scope_text
 from nimproof.reports.text import cell, code, counterexample_words, formula_latex, show, stats_text
 from nimproof.verdict import STATUSES, Domain, DomainKind
 
-KIND_WORDS = {
-    "grundy": "Grundy function",
-    "p_positions": "set of P-positions",
-    "identity": "identity",
-    "sum_rule": "value of a sum (Sprague–Grundy)",
-    "periodic": "periodicity",
-    "value": "values of listed positions",
-    "sequence": "listed sequence of values",
-}
+#: Each kind's report title (declared by the kind, :mod:`nimproof.claims.kinds`).
+KIND_WORDS = {name: spec.title for name, spec in KIND_REGISTRY.items()}
 
 
 def verdict_cell(e: Entry) -> str:
@@ -63,9 +58,7 @@ def _domain_text(e: Entry) -> str:
 
 def formula_label(c: dict[str, Any]) -> str:
     """The words that introduce a claim's formula (``g =``, ``P-positions:``, ...)."""
-    return {"grundy": "g =", "p_positions": "P-positions:", "identity": "For all values:"}.get(
-        str(c.get("kind")), "Formula:"
-    )
+    return spec_of(c.get("kind")).phrase
 
 
 def method_rows(v: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -219,10 +212,8 @@ def _facts(c: dict[str, Any]) -> list[tuple[str, str]]:
         facts.append(("parameters", ", ".join(f"{k} = {v}" for k, v in c["params"].items())))
     if c.get("witness") in _BUILTIN:
         facts.append(("winning-move witness", f"{code(c['witness'])} (built in)"))
-    if c.get("kind") == "periodic":
-        saltus = f", saltus {c.get('saltus')}" if c.get("saltus") else ""
-        facts.append(("period", f"{c.get('period')} from n = {c.get('preperiod')}{saltus}"))
-    if c.get("kind") in ("value", "sequence"):
+    facts += kind_facts(c)
+    if spec_of(c.get("kind")).listed:
         facts += _listed(c)
     facts.append(("expected", str(c.get("expect") or "proved")))
     if c.get("tags"):
@@ -235,9 +226,28 @@ def _facts(c: dict[str, Any]) -> list[tuple[str, str]]:
 _BUILTIN = ("nim", "misere-nim", "moore", "staircase")
 
 
+def kind_facts(c: dict[str, Any]) -> list[tuple[str, str]]:
+    """What a claim of a kind with its own fields states (period, quotient order), as
+    (label, words) pairs shared by the Markdown and HTML pages."""
+    spec = spec_of(c.get("kind"))
+    facts: list[tuple[str, str]] = []
+    if spec.states_period:
+        saltus = f", saltus {c.get('saltus')}" if c.get("saltus") else ""
+        facts.append(("period", f"{c.get('period')} from n = {c.get('preperiod')}{saltus}"))
+    if spec.states_quotient:
+        facts.append(("quotient order", str(c.get("order"))))
+        if c.get("p_portion") is not None:
+            facts.append(("P-portion size", str(c.get("p_portion"))))
+        if c.get("period") is not None:
+            start = c.get("preperiod")
+            since = f" from heap {start}" if start is not None else ""
+            facts.append(("heap-map period", f"{c.get('period')}{since}"))
+    return facts
+
+
 def _listed(c: dict[str, Any]) -> list[tuple[str, str]]:
     values = list(c.get("values") or [])
-    if c.get("kind") == "sequence":
+    if spec_of(c.get("kind")).lists_sequence:
         offset = int(c.get("offset") or 0)
         shown = ", ".join(map(str, values[:40])) + (", …" if len(values) > 40 else "")
         return [("values", f"{len(values)} from heap {offset}: {shown}")]

@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
+from nimproof.claims.kinds import spec_of
 from nimproof.engines import reference
 from nimproof.errors import NimproofError
 from nimproof.expr import evaluate, parse
@@ -94,20 +95,20 @@ class Plotter:
             return None
         if game is None:
             return None
-        kind = claim.get("kind")
+        kind = spec_of(claim.get("kind"))
         heap_game = _heap_base(game)
         try:
             if (
                 heap_game is not None
-                and kind in ("grundy", "periodic", "sequence")
+                and (kind.states_values or kind.states_period or kind.lists_sequence)
                 and not claim.get("heaps")
             ):
                 return self._sequence(claim, verdict, game, path)
-            if heap_game is not None and kind == "value" and _int_positions(claim):
+            if heap_game is not None and kind.lists_positions and _int_positions(claim):
                 return self._sequence(claim, verdict, game, path)
-            if isinstance(game, PluginGame) and kind == "value" and _int_positions(claim):
+            if isinstance(game, PluginGame) and kind.lists_positions and _int_positions(claim):
                 return self._listed_values(claim, game, path)
-            if kind == "p_positions" and _two_coordinates(game, claim):
+            if kind.states_p_positions and _two_coordinates(game, claim):
                 return self._grid(claim, verdict, game, path)
         except (NimproofError, RecursionError, MemoryError):
             return None
@@ -137,7 +138,7 @@ class Plotter:
     def _sequence(
         self, claim: dict[str, Any], verdict: dict[str, Any], game: Game, path: Path
     ) -> str | None:
-        kind = claim.get("kind")
+        periodic = spec_of(claim.get("kind")).states_period
         claimed, n_max = _claimed_sequence(claim)
         if n_max > MAX_SEQUENCE or _work(game, n_max) > MAX_WORK:
             return None
@@ -147,7 +148,7 @@ class Plotter:
             fig = Figure(figsize=(8.0, 3.8))
             ax = fig.add_subplot()
             top = max([*true, *claimed.values(), 1])
-            if kind == "periodic":
+            if periodic:
                 _shade_periods(
                     ax,
                     int(claim.get("preperiod") or 0),
@@ -162,7 +163,7 @@ class Plotter:
             ax.set_ylabel("misère nim-value" if game.misere else "Grundy value g(n)")
             ax.set_title(_title(claim, game))
             handles = ax.get_legend_handles_labels()[0]
-            if kind == "periodic":
+            if periodic:
                 handles += [
                     Patch(color=SHADE, label="preperiod"),
                     Patch(color=SHADE2, label="one period"),
@@ -179,7 +180,7 @@ class Plotter:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             fig.tight_layout()
             _save(fig, path)
-        if kind == "periodic":
+        if periodic:
             return (
                 f"Grundy values of {game.spec} for heaps 0..{n_max}: the preperiod (grey) and the "
                 f"blocks of one period from n = {claim.get('preperiod')} on."
@@ -368,15 +369,15 @@ def _held(heaps: int, i: int, j: int) -> dict[int, int]:
 
 def _claimed_sequence(claim: dict[str, Any]) -> tuple[dict[int, int], int]:
     """The values a one-heap claim states, by heap, and how far the picture should go."""
-    kind = claim.get("kind")
+    kind = spec_of(claim.get("kind"))
     claimed: dict[int, int] = {}
-    if kind == "grundy":
+    if kind.states_values:
         n_max = 64
         claimed = _formula_values(claim, n_max)
-    elif kind == "periodic":
+    elif kind.states_period:
         period, pre = int(claim.get("period") or 1), int(claim.get("preperiod") or 0)
         n_max = max(48, pre + 4 * period)
-    elif kind == "sequence":
+    elif kind.lists_sequence:
         offset = int(claim.get("offset") or 0)
         claimed = {offset + i: int(v) for i, v in enumerate(claim.get("values") or [])}
         n_max = max(claimed, default=0)

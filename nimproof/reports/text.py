@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from nimproof.claims.kinds import spec_of
+
 #: Method statistics that measure time or memory: they vary between runs, so they are
 #: shown only in the timings file, never on the deterministic pages.
 VOLATILE_STATS = ("time", "seconds", "memory", "rlimit")
@@ -20,6 +22,7 @@ CONDITIONS = {
     "sum": "the value of the sum differs from the xor of its parts",
     "period": "a table value breaks the claimed period",
     "least-period": "the claimed period holds but a shorter one does too (least = true)",
+    "quotient": "a stated figure of the misère quotient differs from the true one",
     "least-preperiod": "the claimed period holds from an earlier heap too (least = true)",
     "undefined": "the formula is undefined here",
     "winning-moves": "the listed winning moves differ from the true ones",
@@ -103,21 +106,23 @@ def counterexample_facts(cx: dict[str, Any], kind: str) -> list[tuple[str, str]]
     ``nimproof verify`` and the Markdown and HTML reports.
     """
     facts: list[tuple[str, str]] = []
+    spec = spec_of(kind)
+    p_rule = spec.states_p_positions
     condition = str(cx.get("condition") or "")
     if cx.get("position") is not None:
-        facts.append(("values" if kind == "identity" else "position", show(cx.get("position"))))
+        facts.append(("values" if spec.is_identity else "position", show(cx.get("position"))))
     if condition:
         words = CONDITIONS.get(condition, condition)
-        if kind == "p_positions" and condition == "value":
+        if p_rule and condition == "value":
             words = "the claim gets this position's status (P-position or not) wrong"
         facts.append(("what fails", words))
     claimed, actual = cx.get("claimed"), cx.get("actual")
-    if kind == "p_positions" and isinstance(claimed, bool):
+    if p_rule and isinstance(claimed, bool):
         facts.append(("the claim says", "a P-position" if claimed else "not a P-position"))
     elif claimed is not None:
         facts.append(("claimed", show(claimed)))
     if actual is not None:
-        if kind == "p_positions" and isinstance(actual, int) and not isinstance(actual, bool):
+        if p_rule and isinstance(actual, int) and not isinstance(actual, bool):
             status = (
                 "a P-position (the player to move loses)"
                 if actual == 0

@@ -280,6 +280,17 @@ MULTI_FALSE += [
     ),
 ]
 
+#: (game, order, P-portion size, heap-map period, its preperiod): wrong figures of misère
+#: quotients proved for every heap (0.75: order 8, P-portion 2; Kayles: order 40, period 12
+#: from heap 71, as computed by nimproof.misere); the misère-quotient method must refute them.
+QUOTIENT_WRONG: list[tuple[str, int, int | None, int | None, int | None]] = [
+    ("misere:octal:0.75", 7, None, None, None),
+    ("octal:0.75", 8, 3, None, None),
+    ("misere:octal:0.75", 8, 2, 3, 8),
+    ("misere:kayles", 36, None, None, None),
+    ("misere:kayles", 40, None, 12, 70),
+]
+
 IDENTITIES_FALSE = [
     "implies(k < (x ^ y), (k ^ y) < x and (k ^ x) < y)",
     "implies(k <= (x ^ y), (k ^ y) < x or (k ^ x) < y)",
@@ -413,6 +424,19 @@ def cases() -> list[FalseCase]:
             id=f"kayles-{period}-{preperiod}{'-least' if least else ''}",
         )
         out.append(FalseCase(c, ("periodicity",)))
+    for game, order, p_portion, period, preperiod in QUOTIENT_WRONG:
+        c = claim(
+            "misere_quotient",
+            game,
+            None,
+            {},
+            order=order,
+            p_portion=p_portion,
+            period=period,
+            preperiod=preperiod,
+            id=f"quotient-{game}-{order}-{p_portion}-{period}-{preperiod}",
+        )
+        out.append(FalseCase(c, ("misere_quotient",)))
     for game, period, preperiod, saltus in WRONG_PERIODS:
         c = claim(
             "periodic",

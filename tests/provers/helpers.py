@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nimproof.api import misere_check, misere_quotient
 from nimproof.claims import Claim
 from nimproof.engines import reference
 from nimproof.expr import evaluate, parse
@@ -56,6 +57,9 @@ def assert_refutation_holds(c: Claim, verdict: Verdict) -> None:
             assert not evaluate(node, env)
         except Exception as exc:  # undefined is false too
             assert "EvalError" in type(exc).__name__
+        return
+    if c.kind == "misere_quotient":
+        _assert_quotient_figure_wrong(c, cx.claimed, cx.actual)
         return
     if c.kind == "periodic":
         game = parse_spec(c.game or "")
@@ -166,3 +170,19 @@ def _ordered(game: Any, p: tuple[int, ...]) -> list[tuple[int, ...]]:
                 out.append((*p[:i], parts[0] if parts else 0, *p[i + 1 :]))
         return out
     return [tuple(q) for q in base.moves(p)]
+
+
+def _assert_quotient_figure_wrong(c: Claim, claimed: Any, actual: Any) -> None:
+    """The quotient, proved for every heap and agreeing with brute-force misère outcomes of
+    every sum of up to three heaps of total <= 20, has a figure the claim gets wrong."""
+    q = misere_quotient(parse_spec(c.game or "").normal.spec, 400)
+    assert q.proved_all
+    compared, disagreements = misere_check(q, max_heaps=3, max_total=20)
+    assert compared > 0 and not disagreements
+    assert claimed != actual
+    if (claimed, actual) in ((c.order, q.order), (c.p_portion, len(q.monoid.p))):
+        return
+    # A wrong heap-map period: some heap n >= start maps elsewhere than heap n + period.
+    start = c.preperiod or 0
+    assert c.period is not None and tuple(claimed) == (c.period, start)
+    assert any(q.element(n + c.period) != q.element(n) for n in range(start, start + 400))

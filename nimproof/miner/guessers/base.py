@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nimproof.claims.kinds import Grundy
 from nimproof.miner.formula import formula_cost, template
 from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, Table
 
@@ -154,7 +155,7 @@ def formula_guess(
     formula: str,
     evidence: Evidence,
     *,
-    kind: str = "grundy",
+    kind: str = Grundy.name,
     statement: str | None = None,
     cost: float | None = None,
     **fields: Any,

@@ -30,6 +30,7 @@ from functools import singledispatch
 
 import numpy as np
 
+from nimproof.claims.kinds import PPositions
 from nimproof.games.base import Game, MoveDescription, StairToStair, UpToKHeaps
 from nimproof.miner.formula import formula_cost, predicate_values
 from nimproof.miner.guessers.base import Guesser, formula_guess
@@ -160,7 +161,7 @@ class MultiHeap(Guesser):
                             ),
                         ),
                     ),
-                    kind="p_positions",
+                    kind=PPositions.name,
                     cost=formula_cost(rule, predicate=True),
                     statement=f"A position of {table.heaps} heaps in {table.spec} is a P-position iff {rule}.",
                     heaps=(table.heaps,),

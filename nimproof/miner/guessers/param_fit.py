@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import sympy
 
+from nimproof.claims.kinds import Identity, spec_of
 from nimproof.errors import EvalError, ExprError
 from nimproof.expr import evaluate_array, parse
 from nimproof.miner.formula import formula_cost, polynomial_text, reproduces, substitute_name
@@ -113,7 +114,7 @@ class ParamFit(Guesser):
         groups: dict[tuple[str, str], dict[PointKey, Guess]] = {}
         for key in keys:
             for g in found.get(key, ()):
-                if g.kind in ("grundy", "p_positions", "periodic") and g.template:
+                if (g.spec.about_positions or g.spec.states_period) and g.template:
                     best = groups.setdefault((g.kind, g.template), {})
                     if key not in best or g.cost < best[key].cost:
                         best[key] = g
@@ -135,7 +136,8 @@ class ParamFit(Guesser):
                 if len(set(column)) == 1:
                     filled.append(str(column[0]))
                     continue
-                usable = [v for v in variables if kind == "p_positions" or v != HEAPS_VAR]
+                p_rule = spec_of(kind).states_p_positions
+                usable = [v for v in variables if p_rule or v != HEAPS_VAR]
                 fit = fit_constant(
                     [(_where(t), c) for t, c in zip(tables, column, strict=True)], usable
                 )
@@ -145,7 +147,7 @@ class ParamFit(Guesser):
                 filled.append(_wrap(text))
                 notes.append(f"constant #{j + 1} = {text}: {note}")
             else:
-                if kind == "periodic":
+                if spec_of(kind).states_period:
                     out.append(self._periodic_note(grid, filled, notes))
                     continue
                 formula = tpl.format(*filled)
@@ -181,13 +183,14 @@ class ParamFit(Guesser):
         per_point: Mapping[PointKey, Guess],
         notes: list[str],
     ) -> Guess | None:
-        if "len(h)" in formula and kind != "p_positions":
+        p_rule = spec_of(kind).states_p_positions
+        if "len(h)" in formula and not p_rule:
             return None
         if not all(reproduces(kind, formula, t) for t in tables):
             return None
         params = tuple(grid.axes)
         try:
-            cost = formula_cost(formula, predicate=kind == "p_positions", params=params)
+            cost = formula_cost(formula, predicate=p_rule, params=params)
         except ExprError:
             return None
         witnesses = {per_point[t.key].witness for t in tables}
@@ -202,7 +205,7 @@ class ParamFit(Guesser):
             *notes,
             f"per point: {per_point[tables[0].key].evidence.details[0]}",
         )
-        if kind == "p_positions":
+        if p_rule:
             statement = (
                 f"A position of {_heaps_words(grid)} in {grid.spec} is a P-position iff {formula}."
             )
@@ -229,7 +232,7 @@ class ParamFit(Guesser):
 
     def _all_k_identity(self, grid: Grid, guess: Guess) -> Guess | None:
         """The local conditions of a subtraction family ``1..c(k)`` for every ``k``, if they hold."""
-        if guess.kind != "grundy" or len(grid.axes) != 1 or guess.formula is None:
+        if not guess.spec.states_values or len(grid.axes) != 1 or guess.formula is None:
             return None
         ((param, values),) = grid.axes.items()
         takes: list[tuple[dict[str, int], int]] = []
@@ -278,7 +281,7 @@ class ParamFit(Guesser):
             return None
         checked = int(ok.size)
         return Guess(
-            kind="identity",
+            kind=Identity.name,
             game=None,
             guesser=self.name,
             evidence=Evidence(

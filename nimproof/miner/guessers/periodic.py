@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nimproof.claims.kinds import Periodic as PeriodicKind
 from nimproof.miner.formula import (
     heap_formula_values,
     periodic_holds,
@@ -209,7 +210,7 @@ class Periodic(HeapGuesser):
         else:
             out.append(
                 Guess(
-                    kind="periodic",
+                    kind=PeriodicKind.name,
                     game=table.spec,
                     guesser=self.name,
                     evidence=evidence,

@@ -46,13 +46,13 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     """Check the claim on every position up to the bound in ``options``."""
     t0 = time.monotonic()
     try:
-        if ctx.kind == "identity":
+        if ctx.spec.is_identity:
             result = identity.check_identity(ctx, options)
-        elif ctx.kind == "sum_rule":
+        elif ctx.spec.states_sum:
             result = identity.check_sum_rule(ctx, options)
         elif ctx.one_heap:
             result = one_heap.check(ctx, options)
-        elif ctx.kind in ("grundy", "p_positions"):
+        elif ctx.spec.about_positions:
             result = multi_heap.check(ctx, options)
         else:
             return unknown(f"does not apply to {ctx.kind} claims")

@@ -200,7 +200,7 @@ def check(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
 def _violations(ctx: ClaimContext, values: np.ndarray, axes: list[HeapGame] | None) -> np.ndarray:
     """The positions of the box where the claimed ``values`` break the local conditions."""
     terminal = ~_reach(np.ones(values.shape, dtype=bool), ctx, axes)
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         P = np.asarray(values, dtype=bool)
         reach = _reach(P, ctx, axes)
         bad = (P & reach) | (~P & ~reach & ~(terminal if ctx.misere else False))
@@ -248,7 +248,7 @@ def _compare_engine(ctx: ClaimContext, h: int, b: int, values: np.ndarray) -> No
         table = multi_table(ctx.game, h, b)
     except Exception:  # the engine may not cover this game; the local conditions already decided
         return
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         same = np.array_equal(
             np.asarray(table.p_positions, dtype=bool), np.asarray(values, dtype=bool)
         )
@@ -315,7 +315,7 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
                 return refuted(recheck.undefined_at(ctx, pos, exc))
             wrong = (
                 (bool(claimed) != (actual == 0))
-                if ctx.kind == "p_positions"
+                if ctx.spec.states_p_positions
                 else (claimed != actual)
             )
             if wrong:

@@ -52,7 +52,7 @@ class Options(TypedDict, total=False):
 
 def applies(ctx: ClaimContext) -> bool:
     """True for the claims the hunt searches: Grundy formulas and P-position rules."""
-    return ctx.kind in ("grundy", "p_positions") and ctx.formula is not None
+    return ctx.spec.about_positions and ctx.formula is not None
 
 
 def run(ctx: ClaimContext, options: Options) -> MethodResult:

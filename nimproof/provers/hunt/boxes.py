@@ -153,7 +153,7 @@ def _grow_boxes(
 def _far(ctx: ClaimContext, budget: Budget, done: Progress) -> MethodResult | None:
     """Structured far positions until :data:`FAR_SHARE` of the budget is used."""
     h = ctx.heap_count
-    if h is None or ctx.kind not in ("p_positions", "grundy") or ctx.formula is None:
+    if h is None or not ctx.spec.about_positions or ctx.formula is None:
         return None
     if not far.decidable(ctx):
         done.notes.append("no exact method decides large positions of this game")

@@ -141,7 +141,7 @@ def _against_value(
         claimed = recheck.formula_at(ctx, position)
     except EvalError as exc:
         return recheck.undefined_at(ctx, position, exc)
-    wrong = (bool(claimed) != (actual == 0)) if ctx.kind == "p_positions" else claimed != actual
+    wrong = (bool(claimed) != (actual == 0)) if ctx.spec.states_p_positions else claimed != actual
     if not wrong:
         return None
     how = "Sprague–Grundy: the xor of the Nim heaps (a heap of n tokens has value n)"
@@ -153,7 +153,7 @@ def _against_value(
 def _local(ctx: ClaimContext, x: tuple[int, ...], here: Any, stop: float) -> Counterexample | None:
     """The local conditions at ``x`` by z3 on the concrete position (None: they hold, or
     they cannot be decided here)."""
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         if here and _terminal_misere(ctx, x):
             return evidence.wrong_at(ctx, x)
         found = _query(ctx, x, None, stop)
@@ -195,7 +195,7 @@ def _query(ctx: ClaimContext, x: tuple[int, ...], goal: Any, stop: float) -> Any
         return _UNDECIDED
     if c.guards and _check(move, z3.Not(z3.And(*c.guards)), seconds=seconds) is not None:
         return _UNDECIDED  # the bit-vector terms are not exact at every target
-    target = c.term if ctx.kind == "p_positions" else c.term == z3.BitVecVal(int(goal), width)
+    target = c.term if ctx.spec.states_p_positions else c.term == z3.BitVecVal(int(goal), width)
     model = _check(move, target, seconds=seconds)
     if model is _UNDECIDED or model is None:
         return model
@@ -227,7 +227,7 @@ def _is_real_move(ctx: ClaimContext, x: tuple[int, ...], q: tuple[int, ...], her
         there = recheck.formula_at(ctx, q)
     except EvalError:
         return False
-    same = bool(there) and bool(here) if ctx.kind == "p_positions" else there == here
+    same = bool(there) and bool(here) if ctx.spec.states_p_positions else there == here
     return same and is_move(ctx.game, x, q)
 
 
@@ -239,7 +239,7 @@ def _condition_1(
         if named is not None:
             return named
     a, b = recheck.describe_position(ctx, x), recheck.describe_position(ctx, q)
-    what = "P-positions" if ctx.kind == "p_positions" else f"positions of value {here}"
+    what = "P-positions" if ctx.spec.states_p_positions else f"positions of value {here}"
     text = (
         f"The move from {a} to {b} joins two {what} of the claim; no move joins two such "
         "positions, so the claim is wrong at one of them."
@@ -255,7 +255,7 @@ def _condition_2(
     if named is not None:
         return named
     where = recheck.describe_position(ctx, x)
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         text = (
             f"At {where} the claim says N (not a P-position), but no move reaches a position the "
             "claim calls P; every N-position has such a move, so the claim is wrong at "

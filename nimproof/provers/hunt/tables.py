@@ -43,7 +43,7 @@ def applies(ctx: ClaimContext) -> bool:
     P-position rules with ``heaps = 1``)."""
     if ctx.recursive or ctx.heap_game is None or ctx.formula is None:
         return False
-    return ctx.one_heap or (ctx.kind == "p_positions" and ctx.heaps == 1)
+    return ctx.one_heap or (ctx.spec.states_p_positions and ctx.heaps == 1)
 
 
 def hunt(ctx: ClaimContext, budget: Budget, max_n: int | None) -> MethodResult:
@@ -118,7 +118,9 @@ def _first_difference(ctx: ClaimContext, table: np.ndarray, lo: int) -> int | No
     except EvalError:
         values, undefined = _exact(ctx, lo, hi)
     truth = table[lo:]
-    wrong = (values.astype(bool) != (truth == 0)) if ctx.kind == "p_positions" else values != truth
+    wrong = (
+        (values.astype(bool) != (truth == 0)) if ctx.spec.states_p_positions else values != truth
+    )
     bad = np.flatnonzero(wrong | undefined)
     return lo + int(bad[0]) if bad.size else None
 
@@ -130,7 +132,7 @@ def _exact(ctx: ClaimContext, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
     for i, n in enumerate(range(lo, hi + 1)):
         try:
             v = recheck.formula_at(ctx, n if ctx.one_heap else (n,))
-            values[i] = int(bool(v)) if ctx.kind == "p_positions" else min(int(v), 1 << 62)
+            values[i] = int(bool(v)) if ctx.spec.states_p_positions else min(int(v), 1 << 62)
         except EvalError:
             undefined[i] = True
     return values, undefined

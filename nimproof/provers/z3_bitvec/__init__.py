@@ -83,7 +83,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
     solver = Solver(deadline, "QF_BV")
     proved: list[int] = []
     notes: list[str] = []
-    measure = "value" if ctx.kind == "identity" else "total" if ctx.staircase else "heap"
+    measure = "value" if ctx.spec.is_identity else "total" if ctx.staircase else "heap"
 
     def scope() -> Scope:
         return (
@@ -157,11 +157,11 @@ def _result(
 def _prove(
     ctx: ClaimContext, w: int, solver: Solver, options: Mapping[str, Any], notes: list[str]
 ) -> Found | None:
-    if ctx.kind == "identity":
+    if ctx.spec.is_identity:
         return prove_identity(ctx, w, solver)
     if ctx.one_heap:
         return prove_one_heap(ctx, w, solver, options, notes)
-    if ctx.kind in ("grundy", "p_positions"):
+    if ctx.spec.about_positions:
         return prove_multi(ctx, w, solver, options, notes)
     raise Unsupported(f"z3_bitvec does not apply to {ctx.kind} claims")
 

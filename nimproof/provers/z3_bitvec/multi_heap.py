@@ -199,7 +199,7 @@ class _Box:
         else:
             self.dom = z3.And(*[z3.ULT(x, top) for x in self.p])
         self.fp, self.gp = self.F(self.p)
-        self.is_p_claim = self.ctx.kind == "p_positions"
+        self.is_p_claim = self.ctx.spec.states_p_positions
 
     def F(self, pos: Position) -> tuple[z3.ExprRef, z3.BoolRef]:
         """The claimed value (or P-membership) at ``pos`` and the guard that it is exact."""
@@ -381,7 +381,7 @@ def _recheck_condition_1(
         a, b = recheck.formula_at(ctx, point), recheck.formula_at(ctx, target)
     except EvalError as exc:
         return Found(recheck.undefined_at(ctx, point, exc))
-    if ctx.kind == "p_positions":
+    if ctx.spec.states_p_positions:
         if not (a and b):
             return None
         text = (
