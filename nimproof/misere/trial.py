@@ -355,5 +355,5 @@ def extend_by_recalibration(
             return None
         trial, new_phi = got
         if trial.order > max_order:
-            raise TrialTooLarge(f"a candidate passed {max_order} elements at heap {n}")
+            raise TrialTooLarge(f"a candidate passed {max_order} elements")
     return None
