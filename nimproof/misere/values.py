@@ -22,7 +22,6 @@ above ``K`` is reported as such, never guessed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nimproof.errors import UsageError
