@@ -36,7 +36,7 @@ the misère quotient of the heaps ``<= n``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: A sum of heaps, as a sorted tuple of heap sizes.
@@ -278,7 +278,7 @@ def least_failure(
             return (h,)
     if 0 in p:
         return ()
-    least = _least_words(mul, phi, letters)
+    least = least_words(lambda x, h: mul[x][phi[h]], letters)
     best: Word | None = None
     for x, w in least.items():
         for h in letters:
@@ -290,10 +290,14 @@ def least_failure(
     return n_fail if n_fail is not None else best
 
 
-def _least_words(
-    mul: Sequence[Sequence[int]], phi: Sequence[int], letters: Sequence[int]
-) -> dict[int, Word]:
-    """The lexicographically least sum reaching each element (odometer walk, see :func:`least_failure`)."""
+def least_words(step: Callable[[int, int], int], letters: Sequence[int]) -> dict[int, Word]:
+    """The lexicographically least sum reaching each element, from the identity ``0``.
+
+    ``step(x, h)`` is element ``x`` times heap ``h``. The sums are walked in
+    increasing order (:func:`lex_key`; heap counts as an odometer, largest
+    heap slowest), a heap's count growing until the element repeats, so the
+    dict's order is the increasing order of the least sums.
+    """
     found: dict[int, Word] = {}
 
     def walk(i: int, x: int, word: list[int]) -> None:
@@ -304,7 +308,7 @@ def _least_words(
         walk(i - 1, x, word)
         pushed = 0
         while True:
-            x = mul[x][phi[g]]
+            x = step(x, g)
             if x in found:
                 break
             word.append(g)

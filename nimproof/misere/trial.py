@@ -16,7 +16,7 @@ import heapq
 from collections import deque
 from collections.abc import Sequence
 
-from nimproof.misere.monoid import Monoid, Word, find_failure, least_failure
+from nimproof.misere.monoid import Monoid, Word, find_failure, least_failure, least_words
 
 #: Largest candidate (elements reachable from the identity) a trial may build.
 MAX_TRIAL = 20_000
@@ -108,41 +108,15 @@ def mark_p_portion_lex(
 
     The order is :func:`nimproof.misere.monoid.lex_key` (largest heap counts
     most); every option of a word is smaller, so its element is marked first.
-    Words are walked as an odometer (largest heap slowest), a heap's count
-    growing until the element repeats.
     """
     n = len(act[0]) - 1
     letters = [h for h in range(1, n + 1) if options[h]]
     marked: dict[int, bool] = {}
-    failed = False
-
-    def walk(i: int, e: int, word: list[int]) -> None:
-        nonlocal failed
-        if failed:
-            return
-        if i < 0:
-            if e not in marked:
-                verdict = _least_word_is_p(act, options, tuple(sorted(word)), marked)
-                if verdict is None:
-                    failed = True
-                    return
-                marked[e] = verdict
-            return
-        g = letters[i]
-        walk(i - 1, e, word)
-        pushed = 0
-        while not failed:
-            e = act[e][g]
-            if e in marked:
-                break
-            word.append(g)
-            pushed += 1
-            walk(i - 1, e, word)
-        del word[len(word) - pushed :]
-
-    walk(len(letters) - 1, 0, [])
-    if failed:
-        return None
+    for e, w in least_words(lambda x, h: act[x][h], letters).items():
+        verdict = _least_word_is_p(act, options, w, marked)
+        if verdict is None:
+            return None
+        marked[e] = verdict
     return frozenset(x for x, v in marked.items() if v)
 
 
@@ -305,16 +279,29 @@ def recalibrate(
             index, _ = _cyclic_shape(trial, phi[h])
             index = max(index, failure.count(h) - 1)
             freed[h] = (index, max(2, 2 * ((index - 4) // 2)))
-        act = trial_action(trial, phi, n, freed)
-        if act is None:
-            continue
-        p = mark_p_portion_lex(act, options)
-        if p is None:
-            continue
-        monoid, new_phi = reduce_action(act, p)
-        if (monoid.product([new_phi[h] for h in failure]) in monoid.p) == should_be_p:
-            return monoid, new_phi
+        got = _candidate(trial, phi, options, n, freed)
+        if got is not None and (got[0].product([got[1][h] for h in failure]) in got[0].p) == (
+            should_be_p
+        ):
+            return got
     return None
+
+
+def _candidate(
+    base: Monoid,
+    phi: Sequence[int],
+    options: Sequence[Sequence[Word]],
+    n: int,
+    freed: dict[int, tuple[int, int]],
+) -> tuple[Monoid, list[int]] | None:
+    """``base`` with the ``freed`` heaps given cyclic factors, P-portion marked (lexicographic), reduced."""
+    act = trial_action(base, phi, n, freed)
+    if act is None:
+        return None
+    p = mark_p_portion_lex(act, options)
+    if p is None:
+        return None
+    return reduce_action(act, p)
 
 
 def extend_by_recalibration(
@@ -337,13 +324,10 @@ def extend_by_recalibration(
     candidate has more than ``max_order`` elements. A returned quotient has
     passed the proof.
     """
-    act = trial_action(old, phi, n, {n: (2, 2)})
-    if act is None:
+    first = _candidate(old, phi, options, n, {n: (2, 2)})
+    if first is None:
         return None
-    p = mark_p_portion_lex(act, options)
-    if p is None:
-        return None
-    trial, new_phi = reduce_action(act, p)
+    trial, new_phi = first
     for _ in range(max_rounds):
         failure = least_failure(trial, new_phi, options[: n + 1])
         if failure is None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from nimproof.errors import UsageError
 from nimproof.misere.construct import Builder, QuotientTooLarge
 from nimproof.misere.monoid import Monoid, Word
-from nimproof.misere.quotient import MAX_HEAP, find_period, theorem_digits
+from nimproof.misere.quotient import find_period, heap_element, heap_rules
 
 #: Most nim heaps a joined quotient may include.
 MAX_NIM_HEAPS = 16
@@ -54,17 +54,10 @@ class MisereValues:
 
     def element(self, n: int) -> int:
         """Element of game heap ``n``: exact up to :attr:`heaps`, through the proved period beyond."""
-        if n < 0:
-            raise UsageError(f"a heap size must not be negative, got {n}")
-        if n <= self.heaps:
-            return self.heap_phi[n]
-        if not self.proved_all or self.period is None:
-            raise UsageError(
-                f"misère values of {self.spec} are known only for heaps <= {self.heaps} "
-                f"({self.stopped})"
-            )
-        n0, p = self.period
-        return self.heap_phi[n0 + (n - n0) % p]
+        period = self.period if self.proved_all else None
+        return heap_element(
+            self.heap_phi, period, n, f"{self.spec} joined with nim heaps", self.stopped
+        )
 
     def value(self, n: int) -> int:
         """The misère nim-value of heap ``n`` (the lemma in the module docstring).
@@ -101,20 +94,9 @@ def misere_values(
     the periodicity theorem proves the game heaps' map for every heap, or a
     bound or budget stops it (``stopped`` says which and where).
     """
-    from nimproof.games.registry import parse_spec
-
     if not 1 <= nim_heaps <= MAX_NIM_HEAPS:
         raise UsageError(f"the nim heaps joined must be 1..{MAX_NIM_HEAPS}, got {nim_heaps}")
-    if not 1 <= max_heap <= MAX_HEAP:
-        raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
-    game = parse_spec(spec)
-    base = game.normal if game.misere else game
-    options = getattr(base, "options", None)
-    if options is None:
-        raise UsageError(
-            f"{spec}: misère values are computed here for one-heap rules (octal codes)"
-        )
-    t = theorem_digits(getattr(base.moves_spec, "digits", None))
+    options, t = heap_rules(spec, max_heap)
     k = nim_heaps
 
     def joined(h: int) -> list[Word]:
