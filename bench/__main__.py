@@ -21,7 +21,7 @@ from bench.certificates import run_certificate_benchmark
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.hunt import run_hunt_benchmarks, ws1s_share
-from bench.misere import MAX_POSITIONS, run_misere_benchmarks
+from bench.misere import MAX_ORDER, MAX_POSITIONS, run_misere_benchmarks
 from bench.startup import run_startup_benchmarks
 from bench.verifier import run_verifier_benchmarks
 
@@ -109,7 +109,10 @@ def misere_table(out: Console, err: Console) -> None:
     """The misère quotient of each game: time, where it stops (order, heap bound), memory."""
     err.print("running the misère quotient benchmarks ...", style="dim")
     table = Table(
-        title=f"misère quotients (budget {MAX_POSITIONS:,} exact outcomes per game)",
+        title=(
+            f"misère quotients (budget per game: {MAX_POSITIONS:,} exact outcomes, "
+            f"candidates of <= {MAX_ORDER} elements)"
+        ),
         title_justify="left",
     )
     for col in ("game", "time", "peak memory", "order", "heaps", "proved", "stops", "check"):

@@ -23,10 +23,13 @@ GAMES = (
     "kayles",
     "dawsons-kayles",
     "octal:0.15",
+    "octal:0.115",
     "officers",
 )
 #: The budget the benchmark gives each game (exact outcomes searched).
 MAX_POSITIONS = 300_000
+#: The largest candidate quotient the benchmark lets a game build.
+MAX_ORDER = 400
 MAX_HEAP = 400
 
 
@@ -47,11 +50,11 @@ def run_misere_benchmarks() -> list[MisereRow]:
     rows = []
     for game in GAMES:
         tracemalloc.start()
-        misere_quotient(game, MAX_HEAP, max_positions=MAX_POSITIONS)
+        misere_quotient(game, MAX_HEAP, max_positions=MAX_POSITIONS, max_order=MAX_ORDER)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         t0 = time.perf_counter()
-        q = misere_quotient(game, MAX_HEAP, max_positions=MAX_POSITIONS)
+        q = misere_quotient(game, MAX_HEAP, max_positions=MAX_POSITIONS, max_order=MAX_ORDER)
         seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         misere_check(q, 4, 30)

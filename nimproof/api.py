@@ -365,17 +365,22 @@ def misere_quotient(
     max_heap: int = 200,
     *,
     max_positions: int = 3_000_000,
+    max_order: int = 2000,
     progress: Any = None,
 ) -> MisereQuotient:
     """The misère quotient of a take-and-break game, heap by heap (see docs/misere.md).
 
     Each partial quotient is proved for every sum of heaps up to its bound;
     ``proved_all`` is set when the periodicity theorem for quotients carries it
-    to every heap. ``progress(heap, order)`` is called after each heap.
+    to every heap. The construction stops (``stopped`` says where) when a
+    candidate passes ``max_order`` elements or the exact outcomes it plays out
+    pass ``max_positions``. ``progress(heap, order)`` is called after each heap.
     """
     from nimproof.misere.quotient import misere_quotient as build
 
-    return build(spec, max_heap, max_positions=max_positions, progress=progress)
+    return build(
+        spec, max_heap, max_positions=max_positions, max_order=max_order, progress=progress
+    )
 
 
 def misere_check(

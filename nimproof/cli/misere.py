@@ -7,6 +7,9 @@ theorem for quotients proves it for every heap size (docs/misere.md). With
 ``--check`` every sum of up to ``--check-heaps`` heaps of total at most
 ``--check-total`` is also played out by brute force and compared.
 ``--heaps 3,5,7`` answers whether that sum is a misère P-position.
+``--values N`` prints the misère nim-values of heaps ``0..N`` read from the
+quotient joined with the nim heaps ``*1..*K`` (``--nim-heaps K``), or says
+exactly where that computation stops (docs/misere.md).
 """
 
 from __future__ import annotations
@@ -32,7 +35,14 @@ def register(subparsers: Any) -> None:
     add_whole_number(
         p, "--max-positions", 1000, 10**8, "exact-outcome budget (default 3,000,000)", 3_000_000
     )
+    add_whole_number(
+        p, "--max-order", 2, 100_000, "largest candidate quotient (default 2000)", 2000
+    )
     p.add_argument("--heaps", help="a sum of heaps to decide, e.g. 3,5,7")
+    add_whole_number(
+        p, "--values", 0, 10**7, "print the misère nim-values of heaps 0..N (see --nim-heaps)"
+    )
+    add_whole_number(p, "--nim-heaps", 1, 16, "nim heaps joined for --values (default 4)", 4)
     p.add_argument("--check", action="store_true", help="cross-check by brute-force outcomes")
     add_whole_number(p, "--check-heaps", 1, 8, "heaps per checked sum (default 4)", 4)
     add_whole_number(p, "--check-total", 1, 60, "largest checked total (default 30)", 30)
@@ -79,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("misere: give a game (e.g. 0.75) or --atlas")
     heaps = _heaps(args.heaps) if args.heaps else None
     parse_spec(_spec(args.spec))  # a malformed spec is refused before any progress display
+    if args.values is not None:
+        return _values(args)
     with progress(not args.json) as prog:
         task = prog.add_task(f"quotient of {args.spec}", total=args.max_heap)
 
@@ -88,7 +100,11 @@ def run(args: argparse.Namespace) -> int:
             )
 
         q = misere_quotient(
-            _spec(args.spec), args.max_heap, max_positions=args.max_positions, progress=step
+            _spec(args.spec),
+            args.max_heap,
+            max_positions=args.max_positions,
+            max_order=args.max_order,
+            progress=step,
         )
     out = q.to_json()
     code = 0
@@ -111,6 +127,53 @@ def run(args: argparse.Namespace) -> int:
     else:
         _show(q, out)
     return code
+
+
+def _values(args: argparse.Namespace) -> int:
+    """Misère nim-values of heaps 0..N from the joined quotient; exit 1 when they are not all decided."""
+    from nimproof.misere.values import misere_values
+
+    v = misere_values(
+        _spec(args.spec),
+        args.nim_heaps,
+        min(args.max_heap, 5000),
+        max_positions=args.max_positions,
+        max_order=args.max_order,
+    )
+    values: list[int] = []
+    why = None
+    for n in range(args.values + 1):
+        try:
+            values.append(v.value(n))
+        except UsageError as exc:
+            why = str(exc)
+            break
+    out = {
+        "spec": v.spec,
+        "nim_heaps": v.nim_heaps,
+        "quotient_order": v.monoid.order,
+        "heaps_computed": v.heaps,
+        "period": list(v.period) if v.period else None,
+        "proved_for_every_heap": v.proved_all,
+        "stopped": v.stopped,
+        "values": values,
+        "limit": why,
+    }
+    if args.json:
+        print_json(out)
+    else:
+        console.print(
+            f"[bold]misère nim-values of {v.spec}[/bold], from its quotient joined with "
+            f"*1..*{v.nim_heaps} (order {v.monoid.order}; {v.stopped})"
+        )
+        console.print(
+            "  " + " ".join(map(str, values[:200])) + (" ..." if len(values) > 200 else "")
+        )
+        if why:
+            console.print(f"  [yellow]stops after heap {len(values) - 1}: {why}[/yellow]")
+        else:
+            console.print(f"  heaps 0..{args.values}: all decided")
+    return 1 if why else 0
 
 
 def _show(q: Any, out: dict[str, Any]) -> None:

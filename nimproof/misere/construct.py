@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from nimproof.misere.monoid import Monoid, Word, find_failure, option_images, reduce
-from nimproof.misere.trial import extend
+from nimproof.misere.trial import TrialTooLarge, extend, extend_by_recalibration
 
 #: Positions the exact-outcome search may store before the construction gives up.
 DEFAULT_MAX_POSITIONS = 3_000_000
@@ -178,8 +178,15 @@ class Builder:
         return None
 
     def _extend_by_trials(self, h: int) -> bool:
-        """Try products of the current quotient with cyclic monoids (:mod:`nimproof.misere.trial`)."""
-        got = extend(self.partial.monoid, self.partial.phi, self.options, h)
+        """Grow the quotient by recalibration, then by products with cyclic monoids (:mod:`nimproof.misere.trial`)."""
+        try:
+            got = extend_by_recalibration(
+                self.partial.monoid, self.partial.phi, self.options, h, max_order=self.max_order
+            )
+        except TrialTooLarge as exc:
+            raise QuotientTooLarge(str(exc)) from exc
+        if got is None:
+            got = extend(self.partial.monoid, self.partial.phi, self.options, h)
         if got is None:
             return False
         self.partial.monoid, self.partial.phi = got

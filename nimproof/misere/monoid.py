@@ -36,7 +36,7 @@ the misère quotient of the heaps ``<= n``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: A sum of heaps, as a sorted tuple of heap sizes.
@@ -238,3 +238,148 @@ def reduce(monoid: Monoid, phi: Sequence[int]) -> tuple[Monoid, list[int]]:
     table = tuple(tuple(order[block[mul[rep[i]][rep[j]]]] for j in range(k)) for i in range(k))
     new_p = frozenset(order[block[x]] for x in reach if x in p)
     return Monoid(table, new_p), [order[block[x]] for x in phi]
+
+
+def lex_key(word: Word) -> Word:
+    """Sort key of the *lexicographic order* on sums: the largest heap counts most.
+
+    A sum with fewer copies of its largest heap is smaller, ties broken by the
+    next heap down. Every option of a sum is smaller than the sum (a move
+    replaces one heap by smaller ones), and adding the same heaps to two sums
+    keeps their order.
+    """
+    return tuple(sorted(word, reverse=True))
+
+
+def least_failure(
+    monoid: Monoid,
+    phi: Sequence[int],
+    options: Sequence[Sequence[Word]],
+    max_states: int = 2_000_000,
+) -> Word | None:
+    """The lexicographically least sum of heaps where the prediction breaks the misère rule, or ``None``.
+
+    Because every option of a sum is smaller in this order (:func:`lex_key`),
+    the sums below the answer are all predicted correctly, so the answer itself
+    is mispredicted: its true outcome is the opposite of the prediction. This
+    is what a recalibration needs (:func:`nimproof.misere.trial.recalibrate`).
+    The search walks the sums in increasing order, heap counts as an odometer
+    (largest heap slowest), and drops a branch when the same element was
+    reached earlier with a subset of its option elements (the branch can only
+    repeat, later, a failure the earlier one has). ``None`` means no failure;
+    the proof that a quotient is right stays :func:`find_failure`.
+    """
+    mul, p = monoid.mul, monoid.p
+    n = len(phi) - 1
+    images = [frozenset[int]()] + [option_images(mul, phi, options[h]) for h in range(1, n + 1)]
+    letters = [h for h in range(1, n + 1) if images[h]]
+    for h in range(1, n + 1):
+        if not images[h] and phi[h] != 0:
+            return (h,)
+    if 0 in p:
+        return ()
+    least = least_words(lambda x, h: mul[x][phi[h]], letters)
+    best: Word | None = None
+    for x, w in least.items():
+        for h in letters:
+            if mul[x][phi[h]] in p and any(mul[x][s] in p for s in images[h]):
+                cand = tuple(sorted((*w, h)))
+                if best is None or lex_key(cand) < lex_key(best):
+                    best = cand
+    n_fail = _least_n_failure(monoid, phi, images, letters, best, max_states)
+    return n_fail if n_fail is not None else best
+
+
+def least_words(step: Callable[[int, int], int], letters: Sequence[int]) -> dict[int, Word]:
+    """The lexicographically least sum reaching each element, from the identity ``0``.
+
+    ``step(x, h)`` is element ``x`` times heap ``h``. The sums are walked in
+    increasing order (:func:`lex_key`; heap counts as an odometer, largest
+    heap slowest), a heap's count growing until the element repeats, so the
+    dict's order is the increasing order of the least sums.
+    """
+    found: dict[int, Word] = {}
+
+    def walk(i: int, x: int, word: list[int]) -> None:
+        if i < 0:
+            found.setdefault(x, tuple(sorted(word)))
+            return
+        g = letters[i]
+        walk(i - 1, x, word)
+        pushed = 0
+        while True:
+            x = step(x, g)
+            if x in found:
+                break
+            word.append(g)
+            pushed += 1
+            walk(i - 1, x, word)
+        del word[len(word) - pushed :]
+
+    walk(len(letters) - 1, 0, [])
+    return found
+
+
+def _least_n_failure(
+    monoid: Monoid,
+    phi: Sequence[int],
+    images: Sequence[frozenset[int]],
+    letters: Sequence[int],
+    bound: Word | None,
+    max_states: int,
+) -> Word | None:
+    mul, p = monoid.mul, monoid.p
+    pmask = sum(1 << x for x in p)
+    bound_key = lex_key(bound) if bound is not None else None
+    minimal: dict[int, list[int]] = {}
+    states = 0
+
+    def step(x: int, mask: int, g: int) -> tuple[int, int]:
+        new = 0
+        for s in images[g]:
+            new |= 1 << mul[x][s]
+        m, row = mask, mul
+        while m:
+            low = m & -m
+            new |= 1 << row[low.bit_length() - 1][phi[g]]
+            m ^= low
+        return mul[x][phi[g]], new
+
+    def keep(x: int, mask: int) -> bool:
+        kept = minimal.setdefault(x, [])
+        if any(old & ~mask == 0 for old in kept):
+            return False
+        kept[:] = [old for old in kept if mask & ~old != 0]
+        kept.append(mask)
+        return True
+
+    def walk(i: int, x: int, mask: int, word: list[int]) -> Word | None:
+        nonlocal states
+        if i < 0:
+            if word and x not in p and not mask & pmask:
+                return tuple(sorted(word))
+            return None
+        g = letters[i]
+        got = walk(i - 1, x, mask, word)
+        if got is not None:
+            return got
+        pushed = 0
+        try:
+            while True:
+                x, mask = step(x, mask, g)
+                word.append(g)
+                pushed += 1
+                if bound_key is not None and lex_key(tuple(word)) >= bound_key:
+                    return None
+                if not keep(x, mask):
+                    return None
+                states += 1
+                if states > max_states:
+                    raise OverflowError(f"the least-failure search passed {max_states} states")
+                got = walk(i - 1, x, mask, word)
+                if got is not None:
+                    return got
+        finally:
+            del word[len(word) - pushed :]
+
+    return walk(len(letters) - 1, 0, 0, [])

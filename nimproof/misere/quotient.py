@@ -71,17 +71,10 @@ class MisereQuotient:
 
     def element(self, heap: int) -> int:
         """The element of one heap: exact up to :attr:`heaps`, by the proved period beyond."""
-        if heap < 0:
-            raise UsageError(f"a heap size must not be negative, got {heap}")
-        if heap <= self.heaps:
-            return self.phi[heap]
-        if not self.proved_all or self.period is None:
-            raise UsageError(
-                f"the quotient of {self.spec} is known only for heaps <= {self.heaps} "
-                f"(not proved periodic); heap {heap} is beyond it"
-            )
-        n0, p = self.period
-        return self.phi[n0 + (heap - n0) % p]
+        why = "not proved periodic"
+        return heap_element(
+            self.phi, self.period if self.proved_all else None, heap, self.spec, why
+        )
 
     def is_p(self, heaps: Sequence[int]) -> bool:
         """True when the sum of these heaps is a misère P-position (read from the quotient)."""
@@ -115,6 +108,28 @@ class MisereQuotient:
             "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
         }
+
+
+def heap_element(
+    phi: Sequence[int], period: tuple[int, int] | None, heap: int, what: str, why: str
+) -> int:
+    """``phi[heap]`` within the computed heaps, through a *proved* ``period`` beyond them.
+
+    ``period`` must be ``None`` unless the periodicity theorem proved it; a heap
+    beyond the computed ones is then refused (:class:`UsageError` naming
+    ``what`` and ``why``).
+    """
+    if heap < 0:
+        raise UsageError(f"a heap size must not be negative, got {heap}")
+    if heap < len(phi):
+        return phi[heap]
+    if period is None:
+        raise UsageError(
+            f"the quotient of {what} is known only for heaps <= {len(phi) - 1} "
+            f"({why}); heap {heap} is beyond it"
+        )
+    n0, p = period
+    return phi[n0 + (heap - n0) % p]
 
 
 def letter(i: int) -> str:
@@ -161,6 +176,24 @@ def find_period(phi: Sequence[int], t: int | None) -> tuple[tuple[int, int] | No
     return None, None
 
 
+def heap_rules(spec: str, max_heap: int) -> tuple[Callable[[int], Any], int | None]:
+    """The one-heap options of ``spec`` and the periodicity theorem's ``t`` (``None``: no theorem).
+
+    Refuses (:class:`UsageError`) a heap bound outside ``1..MAX_HEAP`` and a
+    game without one-heap rules.
+    """
+    from nimproof.games.registry import parse_spec
+
+    if not 1 <= max_heap <= MAX_HEAP:
+        raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
+    game = parse_spec(spec)
+    base = game.normal if game.misere else game
+    options = getattr(base, "options", None)
+    if options is None:
+        raise UsageError(f"{spec}: misère quotients are computed for one-heap rules (octal codes)")
+    return options, theorem_digits(getattr(base.moves_spec, "digits", None))
+
+
 def misere_quotient(
     spec: str,
     max_heap: int = 200,
@@ -175,16 +208,7 @@ def misere_quotient(
     heap. Every partial quotient returned is proved for all sums of heaps up to
     its bound. ``progress(heap, order)`` is called after each heap.
     """
-    from nimproof.games.registry import parse_spec
-
-    if not 1 <= max_heap <= MAX_HEAP:
-        raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
-    game = parse_spec(spec)
-    base = game.normal if game.misere else game
-    options = getattr(base, "options", None)
-    if options is None:
-        raise UsageError(f"{spec}: misère quotients are computed for one-heap rules (octal codes)")
-    t = theorem_digits(getattr(base.moves_spec, "digits", None))
+    options, t = heap_rules(spec, max_heap)
     builder = Builder(lambda h: list(options(h)), max_positions=max_positions, max_order=max_order)
     start = time.monotonic()
     stopped = f"heap bound {max_heap} reached"

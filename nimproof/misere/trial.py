@@ -16,10 +16,14 @@ import heapq
 from collections import deque
 from collections.abc import Sequence
 
-from nimproof.misere.monoid import Monoid, Word, find_failure
+from nimproof.misere.monoid import Monoid, Word, find_failure, least_failure, least_words
 
 #: Largest candidate (elements reachable from the identity) a trial may build.
 MAX_TRIAL = 20_000
+
+
+class TrialTooLarge(Exception):
+    """A recalibrated candidate passed the order the caller allows."""
 
 
 def _cyclic(index: int, period: int) -> list[int]:
@@ -94,6 +98,25 @@ def mark_p_portion(
             f = act[e][g]
             if f not in marked:
                 heapq.heappush(queue, (tokens + g, tuple(sorted((*w, g))), f))
+    return frozenset(x for x, v in marked.items() if v)
+
+
+def mark_p_portion_lex(
+    act: Sequence[Sequence[int]], options: Sequence[Sequence[Word]]
+) -> frozenset[int] | None:
+    """Like :func:`mark_p_portion`, with each element's least word in the lexicographic order.
+
+    The order is :func:`nimproof.misere.monoid.lex_key` (largest heap counts
+    most); every option of a word is smaller, so its element is marked first.
+    """
+    n = len(act[0]) - 1
+    letters = [h for h in range(1, n + 1) if options[h]]
+    marked: dict[int, bool] = {}
+    for e, w in least_words(lambda x, h: act[x][h], letters).items():
+        verdict = _least_word_is_p(act, options, w, marked)
+        if verdict is None:
+            return None
+        marked[e] = verdict
     return frozenset(x for x, v in marked.items() if v)
 
 
@@ -201,4 +224,120 @@ def extend(
                 freed[h] = (failure.count(h) + 1, period)
             else:
                 freed[h] = (index + 1, 4 if index >= 4 else period)
+    return None
+
+
+def _cyclic_shape(monoid: Monoid, x: int) -> tuple[int, int]:
+    """``(index, period)`` of the powers of ``x``: ``x^(index + period) = x^index``, least such."""
+    seen: dict[int, int] = {}
+    y, k = 0, 0
+    while y not in seen:
+        seen[y] = k
+        y, k = monoid.mul[y][x], k + 1
+    return seen[y], k - seen[y]
+
+
+def _subsets(items: Sequence[int], limit: int) -> list[tuple[int, ...]]:
+    """Subsets of ``items`` by increasing size (then in order), at most ``limit`` of them."""
+    from itertools import combinations
+
+    out: list[tuple[int, ...]] = []
+    for size in range(1, len(items) + 1):
+        for combo in combinations(items, size):
+            out.append(combo)
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def recalibrate(
+    trial: Monoid,
+    phi: Sequence[int],
+    options: Sequence[Sequence[Word]],
+    n: int,
+    failure: Word,
+    max_subsets: int = 64,
+) -> tuple[Monoid, list[int]] | None:
+    """A new candidate that predicts the sum ``failure`` the other way, or ``None``.
+
+    ``failure`` breaks the misère rule under ``(trial, phi)``, so its outcome
+    must flip. Subsets of the heaps it involves are *freed*, fewest first:
+    the other heaps keep their elements of ``trial``; each freed heap ``h``
+    gets a cyclic factor ``<x | x^(i+q) = x^i>`` of its own, with ``i`` at
+    least the index of ``phi[h]``'s powers in ``trial`` and at least the
+    count of ``h`` in ``failure`` minus one, and ``q = 2`` (``2 floor((i -
+    4) / 2)`` for long indices). The P-portion is marked from least words and
+    the candidate reduced; the first one that flips ``failure`` is returned.
+    This is the recalibration step of Siegel's MisereSolver, written from its
+    description; the result is a candidate only, proved (or not) by the caller.
+    """
+    should_be_p = trial.product([phi[h] for h in failure]) not in trial.p
+    involved = sorted(set(failure))
+    for heaps in _subsets(involved, max_subsets):
+        freed: dict[int, tuple[int, int]] = {}
+        for h in heaps:
+            index, _ = _cyclic_shape(trial, phi[h])
+            index = max(index, failure.count(h) - 1)
+            freed[h] = (index, max(2, 2 * ((index - 4) // 2)))
+        got = _candidate(trial, phi, options, n, freed)
+        if got is not None and (got[0].product([got[1][h] for h in failure]) in got[0].p) == (
+            should_be_p
+        ):
+            return got
+    return None
+
+
+def _candidate(
+    base: Monoid,
+    phi: Sequence[int],
+    options: Sequence[Sequence[Word]],
+    n: int,
+    freed: dict[int, tuple[int, int]],
+) -> tuple[Monoid, list[int]] | None:
+    """``base`` with the ``freed`` heaps given cyclic factors, P-portion marked (lexicographic), reduced."""
+    act = trial_action(base, phi, n, freed)
+    if act is None:
+        return None
+    p = mark_p_portion_lex(act, options)
+    if p is None:
+        return None
+    return reduce_action(act, p)
+
+
+def extend_by_recalibration(
+    old: Monoid,
+    phi: Sequence[int],
+    options: Sequence[Sequence[Word]],
+    n: int,
+    max_rounds: int = 400,
+    max_order: int = MAX_TRIAL,
+) -> tuple[Monoid, list[int]] | None:
+    """A proved quotient of the heaps ``<= n`` grown from ``old`` by recalibration, or ``None``.
+
+    The first candidate is ``old`` times a cyclic factor ``x^4 = x^2`` for
+    heap ``n``. While :func:`nimproof.misere.monoid.find_failure` returns a
+    failing sum, :func:`recalibrate` changes the candidate so that the sum
+    flips; each new candidate starts from the last one (not from ``old``), so
+    what earlier rounds learned is kept. ``None`` after ``max_rounds`` rounds,
+    when no subset flips a failure, or when a candidate passes
+    :data:`MAX_TRIAL` elements; raises :class:`TrialTooLarge` when a reduced
+    candidate has more than ``max_order`` elements. A returned quotient has
+    passed the proof.
+    """
+    first = _candidate(old, phi, options, n, {n: (2, 2)})
+    if first is None:
+        return None
+    trial, new_phi = first
+    for _ in range(max_rounds):
+        failure = least_failure(trial, new_phi, options[: n + 1])
+        if failure is None:
+            if find_failure(trial, new_phi, options[: n + 1]) is None:
+                return trial, new_phi
+            return None
+        got = recalibrate(trial, new_phi, options, n, failure)
+        if got is None:
+            return None
+        trial, new_phi = got
+        if trial.order > max_order:
+            raise TrialTooLarge(f"a candidate passed {max_order} elements")
     return None

@@ -37,3 +37,20 @@ def test_bad_input_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_values_of_every_heap_from_the_joined_quotient(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["misere", "0.52", "--values", "10000", "--nim-heaps", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["proved_for_every_heap"] is True and data["limit"] is None
+    assert len(data["values"]) == 10_001 and data["values"][:8] == [1, 0, 1, 2, 2, 0, 0, 3]
+
+
+def test_values_say_exactly_where_they_stop(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["misere", "kayles", "--values", "10000", "--nim-heaps", "8", "--max-order", "200"]
+    assert main([*argv, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    last = len(data["values"]) - 1
+    assert last == data["heaps_computed"] < 40
+    assert f"known only for heaps <= {last}" in data["limit"]
+    assert "a candidate passed 200 elements" in data["stopped"]

@@ -20,9 +20,23 @@ def _spec(row: dict[str, Any]) -> str:
     return str(row["game"])
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['game']}@{r['heaps']}")
+def _param(row: dict[str, Any]) -> Any:
+    marks = [pytest.mark.slow] if row.get("slow") else []
+    return pytest.param(row, marks=marks, id=f"{row['game']}@{row['heaps']}")
+
+
+def test_every_row_names_its_source_and_what_the_source_prints() -> None:
+    for row in ROWS:
+        assert row["kind"] in ("literature", "computed") and row["source"]
+        if row["kind"] == "literature":
+            assert row["from_source"] and set(row["from_source"]) <= set(row), row["game"]
+        else:
+            assert "from_source" not in row and "computed" in row["source"], row["game"]
+
+
+@pytest.mark.parametrize("row", [_param(r) for r in ROWS])
 def test_quotient_matches_the_data_file_and_brute_force(row: dict[str, Any]) -> None:
-    bound = 200 if row["heaps"] == "all" else int(row["heaps"])
+    bound = int(row.get("max_heap", 200)) if row["heaps"] == "all" else int(row["heaps"])
     q = misere_quotient(_spec(row), bound)
     assert q.order == row["order"]
     assert [q.name(x) for x in q.p_portion] == row["p_portion"]
@@ -65,8 +79,9 @@ def test_an_unproved_quotient_refuses_heaps_beyond_its_bound() -> None:
 
 
 def test_the_budget_stops_the_construction_with_a_reason() -> None:
-    q = misere_quotient("dawsons-kayles", 40, max_positions=20_000)
-    assert q.heaps < 40 and "budget reached" in q.stopped and not q.proved_all
+    q = misere_quotient("dawsons-kayles", 40, max_order=100)
+    assert q.heaps == 24 and q.order == 24 and not q.proved_all
+    assert q.stopped.startswith("budget reached at heap 25: a candidate passed 100 elements")
 
 
 @pytest.mark.parametrize("bad", [0, 10**6])
@@ -96,3 +111,65 @@ def _options(spec: str, h: int) -> list[tuple[int, ...]]:
 
     game: Any = parse_spec(spec)
     return [tuple(x for x in parts if x) for parts in game.options(h)]
+
+
+def _game_options(spec: str, n: int) -> list[list[tuple[int, ...]]]:
+    return [[]] + [sorted(set(_sorted_options(spec, h))) for h in range(1, n + 1)]
+
+
+def _sorted_options(spec: str, h: int) -> list[tuple[int, ...]]:
+    return [tuple(sorted(parts)) for parts in _options(spec, h)]
+
+
+def test_least_failure_is_none_exactly_when_the_proof_finds_nothing() -> None:
+    from nimproof.misere.monoid import least_failure
+
+    q = misere_quotient("kayles", 30)
+    options = _game_options("kayles", 30)
+    assert least_failure(q.monoid, q.phi, options) is None
+    for x in range(q.order):
+        flipped = Monoid(q.monoid.mul, q.monoid.p ^ {x})
+        assert (least_failure(flipped, q.phi, options) is None) == (
+            find_failure(flipped, q.phi, options) is None
+        )
+
+
+def test_the_least_failure_is_really_mispredicted_and_every_smaller_sum_is_not() -> None:
+    """Checked against outcomes played out by the brute force, which shares no code with the search."""
+    from nimproof.misere.bruteforce import misere_p
+    from nimproof.misere.monoid import least_failure, lex_key
+
+    q = misere_quotient("dawsons-kayles", 16)
+    options = _game_options("dawsons-kayles", 16)
+    memo: dict[tuple[int, ...], bool] = {}
+
+    def play(w: tuple[int, ...]) -> bool:
+        return misere_p("misere:dawsons-kayles", w, memo)
+
+    checked = 0
+    for x in range(q.order):
+        flipped = Monoid(q.monoid.mul, q.monoid.p ^ {x})
+        failure = least_failure(flipped, q.phi, options)
+        assert failure is not None
+        predicted = flipped.product([q.phi[h] for h in failure]) in flipped.p
+        assert play(failure) != predicted, failure
+        # No smaller sum (in the lexicographic order) of at most as many tokens is mispredicted.
+        for w in _sums_up_to(sum(failure), 16):
+            if lex_key(w) < lex_key(failure):
+                assert (flipped.product([q.phi[h] for h in w]) in flipped.p) == play(w), w
+                checked += 1
+    assert checked > 100
+
+
+def _sums_up_to(total: int, top: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for h in range(1, top + 1):
+        out = [w + (h,) * k for w in out for k in range((total - sum(w)) // h + 1)]
+    return out
+
+
+def test_recalibration_grows_dawsons_kayles_past_heap_25() -> None:
+    """Heap 25 is where candidates from the old quotient alone failed; recalibration proves 144 elements."""
+    q = misere_quotient("dawsons-kayles", 26)
+    assert q.heaps == 26 and q.orders[24] == 24 and q.orders[25] == 144
+    assert misere_check(q, 3, 40)[1] == []
