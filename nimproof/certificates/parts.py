@@ -63,7 +63,7 @@ def smt(claim_kind: str, queries: Sequence[dict[str, str]], **facts: Any) -> dic
     return {"kind": "smt", "claim_kind": claim_kind, "queries": listed, "texts": texts, **facts}
 
 
-#: Theorem names of :mod:`nimproof.provers.period_theorems` -> the checker's theorem ids.
+#: Theorem names of :mod:`nimproof.theory.periodicity` -> the checker's theorem ids.
 THEOREM_IDS = (
     ("finite subtraction window (Golomb)", "golomb"),
     ("CGSuite's safer window", "guy-smith-cgsuite"),
