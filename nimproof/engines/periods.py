@@ -27,6 +27,7 @@ import numpy as np
 
 from nimproof.engines import heap_kernels as hk
 from nimproof.engines import reference
+from nimproof.engines.heap import grundy_table, heap_engine
 from nimproof.engines.sparse import (
     PeriodCheck,
     Progress,
@@ -129,8 +130,6 @@ def find_period(
         grow = table.extend
         engine = "sparse-space"
     else:
-        from nimproof.engines import grundy_table, heap_engine
-
         engine = heap_engine(game)
         box: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
 

@@ -355,27 +355,39 @@ def prove(
 
 
 def find_periodicity(
-    values: Sequence[int] | np.ndarray, max_period: int | None = 4096, min_periods: int = 2
+    values: Sequence[int] | np.ndarray,
+    max_period: int | None = 4096,
+    min_periods: int = 2,
+    *,
+    min_repetitions: float | None = None,
+    min_relations: int = 0,
+    saltus: bool = True,
 ) -> Relation | None:
     """The least ``(period, preperiod, saltus)`` seen in ``values`` (fewest stored values first).
 
     A guess only: the relation must hold from the preperiod to the end of
     ``values``, which must hold at least ``min_periods + 1`` full periods from
-    the preperiod on (the relation checked over ``min_periods`` of them), with
-    a period of at most ``max_period`` (None: any). The caller proves it.
+    the preperiod on (the relation checked over ``min_periods`` of them), or
+    ``min_repetitions`` periods when that is given, and at least
+    ``min_relations`` instances of the relation, with a period of at most
+    ``max_period`` (None: any); ``saltus = False`` looks for plain periods
+    only. Ties in ``n0 + p`` go to the shorter period. The caller proves it.
     """
     values = np.asarray(values, dtype=np.int64)
     size = len(values)
-    longest = size // (min_periods + 1)
+    repetitions = min_periods + 1 if min_repetitions is None else min_repetitions
+    longest = int(size // repetitions)
     best: tuple[tuple[int, int], Relation] | None = None
     for p in range(1, (longest if max_period is None else min(max_period, longest)) + 1):
         if best is not None and p >= best[0][0]:
-            break
+            break  # n0 + p can no longer beat the best
         d = values[p:] - values[:-p]
         s = int(d[-1])
+        if s and not saltus:
+            continue
         bad = np.flatnonzero(d != s)
         pre = int(bad[-1]) + 1 if bad.size else 0
-        if size - pre < (min_periods + 1) * p:
+        if size - pre < repetitions * p or size - pre - p < min_relations:
             continue
         key = (pre + p, p)
         if best is None or key < best[0]:
