@@ -5,7 +5,9 @@
   it for every heap, and the command (through the CLI's ``main``) and the API
   report the method's least period and preperiod, proved by the same theorem.
 * The atlas's families (``nimproof/atlas/families.py``: octal codes, ``4.x``
-  codes, subtraction sets): where the atlas row proves a period, the API and
+  codes, subtraction sets): a period the API proves holds on the compiled
+  engine's table four times past the theorem's bound; where the atlas row
+  proves a period, the API and
   the command prove the same one, and the method proves the claim "this is
   the least period and preperiod"; where the API proves a period within the
   atlas's table, the atlas proves it too. A sample runs by default, every
@@ -25,6 +27,8 @@ from nimproof.atlas import analyse
 from nimproof.atlas.families import family_specs
 from nimproof.claims import Claim, load_paths
 from nimproof.cli.main import main
+from nimproof.engines import grundy_table
+from nimproof.games import parse_spec
 from nimproof.provers import periodicity
 from nimproof.provers.context import prepare
 from nimproof.verdict import MethodResult
@@ -83,6 +87,7 @@ def test_command_api_and_method_agree_on_the_corpus(
     api = nimproof.period(c.game or "", max_n=max_n)
     _same_answer(_command(capsys, c.game or "", max_n), api)
     assert (api.status, api.period, api.preperiod, api.saltus) == ("proved", *least, saltus)
+    _holds_far_beyond(c.game or "", api)
     if least == (p, c.preperiod or 0):  # the same relation: the same theorem and window
         assert api.theorem == result.stats["theorem"]
 
@@ -94,11 +99,22 @@ def _atlas_sample() -> list[str]:
     return octal[::23] + split[::23] + subtraction[::17]
 
 
+def _holds_far_beyond(spec: str, api: nimproof.Period) -> None:
+    """A proved relation holds on a table four times past the theorem's bound, computed by
+    the compiled engine (the API's small tables come from the reference implementation)."""
+    assert api.period is not None and api.preperiod is not None and api.bound is not None
+    p, n0, s = api.period, api.preperiod, api.saltus or 0
+    table = grundy_table(parse_spec(spec), max(4 * api.bound, 3000))  # type: ignore[arg-type]
+    assert all(int(table[n + p]) == int(table[n]) + s for n in range(n0, len(table) - p)), spec
+
+
 def _agree_with_atlas(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     row = analyse(spec, ATLAS_N)
     assert row["status"] != "error", row["error"]
     api = nimproof.period(spec, max_n=PERIOD_N)
     _same_answer(_command(capsys, spec, PERIOD_N), api)
+    if api.status == "proved":
+        _holds_far_beyond(spec, api)
     if row["status"] == "proved":
         assert (api.status, api.period, api.preperiod, api.saltus) == (
             "proved",
