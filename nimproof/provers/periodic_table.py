@@ -54,7 +54,16 @@ from nimproof.games import HeapGame
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Solver, Undecided, value_of
-from nimproof.theory.periodicity import Unproved, check, find_periodicity, has_theorem, theorem_for
+from nimproof.theory.periodicity import (
+    Relation,
+    Unproved,
+    check,
+    extend,
+    find_periodicity,
+    has_theorem,
+    theorem_for,
+    value_at,
+)
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodic_table"
@@ -110,21 +119,11 @@ class PeriodFact:
 
     def value(self, n: int) -> int:
         """``g(n)`` for any ``n`` (from the base values and the proved relation)."""
-        if n < len(self.base):
-            return self.base[n]
-        q, r = divmod(n - self.preperiod, self.period)
-        return self.base[self.preperiod + r] + q * self.saltus
+        return value_at(self.base, Relation(self.period, self.preperiod, self.saltus), n)
 
     def values(self, count: int) -> np.ndarray:
         """``g(0 .. count-1)`` as an array."""
-        base = np.asarray(self.base, dtype=np.int64)
-        out = np.empty(count, dtype=np.int64)
-        known = min(count, len(base))
-        out[:known] = base[:known]
-        if count > known:
-            q, r = np.divmod(np.arange(known, count, dtype=np.int64) - self.preperiod, self.period)
-            out[known:] = base[self.preperiod + r] + q * self.saltus
-        return out
+        return extend(self.base, Relation(self.period, self.preperiod, self.saltus), count)
 
     def describe(self) -> str:
         """The fact in words."""

@@ -32,7 +32,8 @@ relation must be checked:
 established (:class:`Established`) or why not (:class:`Unproved`);
 :func:`prove` does both. :func:`find_periodicity` finds the relation with the
 fewest stored values in a table (a guess, until proved) and
-:func:`least_period` the least period and preperiod of a relation that holds.
+:func:`least_period` the least period and preperiod of a relation that holds;
+:func:`value_at` and :func:`extend` give the values a proved relation implies.
 """
 
 from __future__ import annotations
@@ -417,3 +418,26 @@ def least_period(table: np.ndarray | Sequence[int], p: int, n0: int, s: int) -> 
     while n1 > 0 and int(table[n1 - 1 + best]) == int(table[n1 - 1]) + sd:
         n1 -= 1
     return best, n1
+
+
+def value_at(base: Sequence[int], relation: Relation, n: int) -> int:
+    """``g(n)`` for any ``n``, from the values ``base`` (heaps ``0 .. len(base) - 1``, at least
+    ``preperiod + period``) and a relation proved for every ``n >= preperiod``."""
+    if n < len(base):
+        return int(base[n])
+    p, n0, s = relation
+    q, r = divmod(n - n0, p)
+    return int(base[n0 + r]) + q * s
+
+
+def extend(base: Sequence[int] | np.ndarray, relation: Relation, count: int) -> np.ndarray:
+    """``g(0 .. count - 1)`` as an array: :func:`value_at` for every heap below ``count``."""
+    known_values = np.asarray(base, dtype=np.int64)
+    out = np.empty(count, dtype=np.int64)
+    known = min(count, len(known_values))
+    out[:known] = known_values[:known]
+    if count > known:
+        p, n0, s = relation
+        q, r = np.divmod(np.arange(known, count, dtype=np.int64) - n0, p)
+        out[known:] = known_values[n0 + r] + q * s
+    return out
