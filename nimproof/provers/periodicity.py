@@ -29,7 +29,14 @@ from nimproof.certificates import parts as certificate_parts
 from nimproof.engines import grundy_table, reference
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.recheck import table_mismatch
-from nimproof.theory.periodicity import Theorem, least_period, theorem_for
+from nimproof.theory.periodicity import (
+    Theorem,
+    Unproved,
+    check,
+    first_break,
+    least_period,
+    theorem_for,
+)
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
@@ -79,19 +86,19 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
         )
     stats["reference_checked_up_to"] = ref_n
     check_to = end if theorem else last - p + 1
-    for n in range(n0, check_to):
-        if int(table[n + p]) != int(table[n]) + s:
-            return _refute(
-                ctx,
-                n,
-                p,
-                s,
-                table,
-                ref,
-                "period",
-                f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
-                f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
-            )
+    n = first_break(table, p, s, n0, check_to)
+    if n is not None:
+        return _refute(
+            ctx,
+            n,
+            p,
+            s,
+            table,
+            ref,
+            "period",
+            f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
+            f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
+        )
     failed = _side_condition(ctx, window, table, ref, end, last, (p, s), stats)
     if failed is not None:
         return failed
@@ -101,6 +108,9 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
         return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats)
     found = f"least period {d} from least preperiod {n1}"
     if window is not None:
+        proved = check(window, table, p, n0, s)
+        if isinstance(proved, Unproved):  # the checks above passed; never proved without it
+            return MethodResult(NAME, "unknown", detail=proved.reason, stats=stats)
         stats.update(theorem=theorem, window_end=end)
         values = [int(v) for v in table[: window.needs]]
         part = certificate_parts.periodicity(theorem, p, n0, s, values, claim.least)
@@ -108,8 +118,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
             NAME,
             "proved",
             Scope("all", measure="heap"),
-            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
-            f"{found}",
+            f"{proved.describe()}; {found}",
             stats=stats,
             certificate=part,
         )

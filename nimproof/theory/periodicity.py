@@ -83,11 +83,6 @@ class Theorem:
     needs: int
     side: SideCondition | None = None
 
-    def describe(self, p: int, n0: int, s: int) -> str:
-        """One sentence: the theorem and the window it needed."""
-        plus = f" + {s}" if s else ""
-        return f"{self.name}: checked g(n+{p}) = g(n){plus} for {n0} <= n < {self.end}"
-
 
 @dataclass(frozen=True)
 class Established:
