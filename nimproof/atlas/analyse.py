@@ -9,8 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import nimproof
-from nimproof.engines.periods import find_period
-from nimproof.games import parse_spec
 
 #: Columns of ``atlas.parquet``, in order.
 COLUMNS = (
@@ -60,6 +58,9 @@ def analyse(spec: str, max_n: int, seconds: float | None = None) -> dict[str, An
         f"{datetime.now(UTC).isoformat(timespec='seconds')}"
     )
     try:
+        from nimproof.engines.periods import find_period
+        from nimproof.games import parse_spec
+
         game = parse_spec(spec)
         run, values = find_period(
             game,

@@ -7,9 +7,9 @@ doubling (:func:`nimproof.engines.sparse.check_points`). It stops as soon as
 the period is *proved*: a theorem of :mod:`nimproof.theory.periodicity`
 applies to the game (Guy–Smith for octal codes, the splitting window for
 ``4.x`` and hexadecimal codes, Golomb's window for finite subtraction sets,
-the all-but window lemma) and the table reaches every heap its window needs. Otherwise it stops at ``max_n`` and reports what
-it saw: a period that holds through the table ("periodic up to N, not
-proved") or none ("unsolved up to N").
+the all-but window lemma) and the table reaches every heap its window needs.
+Otherwise it stops at ``max_n`` and reports what it saw: a period that holds
+through the table ("periodic up to N, not proved") or none ("unsolved up to N").
 
 The values that enter a proof are checked before the proof is reported:
 against the plain reference implementation on a prefix, and against the
@@ -27,7 +27,6 @@ import numpy as np
 
 from nimproof.engines import heap_kernels as hk
 from nimproof.engines import reference
-from nimproof.engines.heap import grundy_table, heap_engine
 from nimproof.engines.sparse import (
     PeriodCheck,
     Progress,
@@ -130,6 +129,8 @@ def find_period(
         grow = table.extend
         engine = "sparse-space"
     else:
+        from nimproof.engines import grundy_table, heap_engine
+
         engine = heap_engine(game)
         box: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
 
