@@ -291,8 +291,8 @@ class Period:
 
 def period(spec: str, max_n: int = 2000) -> Period:
     """The periodicity of a one-heap game's Grundy values, as CGSuite's CheckPeriodicity reports."""
-    from nimproof.cli.period import analyse
     from nimproof.games import HeapGame, parse_spec
+    from nimproof.periods import analyse  # lazy: loads numba and the dataset store
 
     game = parse_spec(spec)
     if not isinstance(game, HeapGame) or game.misere:

@@ -113,7 +113,7 @@ def misere_quotient(
     return part
 
 
-#: Theorem names of :mod:`nimproof.provers.period_theorems` -> the checker's theorem ids.
+#: Theorem names of :mod:`nimproof.theory.periodicity` -> the checker's theorem ids.
 THEOREM_IDS = (
     ("finite subtraction window (Golomb)", "golomb"),
     ("CGSuite's safer window", "guy-smith-cgsuite"),

@@ -1,59 +1,33 @@
 """``nimproof period SPEC``: the period of a one-heap game, as CGSuite's CheckPeriodicity answers.
 
-The table of ``SPEC`` is computed up to ``--max-n`` (default 2000); the
-periodicity ``g(n + p) = g(n) + s`` (period ``p``, preperiod ``n0``, saltus
-``s``) with the fewest stored values ``n0 + p`` that holds to the end of the
-table, over at least three periods, is reported. When a periodicity theorem
-applies, the answer says which, and the heap up to which it needs the table:
-
-* a finite subtraction set with largest element ``k``: ``g(n + p) = g(n)``
-  for ``n0 <= n < n0 + k`` implies it for every ``n >= n0`` (Golomb);
-* an octal game (digits below 8, ``d0 = 0``) whose last non-zero digit has
-  index ``t``: the same for ``n0 <= n < 2 n0 + 2 p + t + 2`` implies it for
-  every ``n >= n0`` (Guy and Smith; the window is CGSuite's, a little wider
-  than the theorem's ``2 n0 + p + t``).
-
-The table is extended to that bound when needed; only then is the period
-called *proved*. Otherwise it is *apparent*: seen up to ``--max-n``, no
-more. The periodic table display follows: the values in rows of one period.
-
-Above :data:`LONG_FROM` heaps (the hard games: ``nimproof period octal:0.16
---max-n 2000000``) the search runs on long tables instead
-(:func:`nimproof.engines.periods.find_period`): the sparse-space engine for
-two-way take-and-break codes and Grundy's game, a period looked for at every
-quarter of each doubling in linear time, and the run stops as soon as the
-theorem's window is covered (saltus 0 only). The JSON then also holds
-``seconds``, ``checked`` (the cross-checks of the values against the
-reference and the dense kernel) and ``figures`` (rare mask and counts, last
-rare heap, largest value and where it first occurs); ``values`` holds only
-the first :data:`LONG_VALUES_SHOWN` values.
-"""
+This module parses the arguments and prints; the analysis is the library's
+(:func:`nimproof.periods.analyse`, whose theorems are those of
+:mod:`nimproof.theory.periodicity`, shared with the ``periodicity`` proof
+method and the atlas). The answer names the periodicity ``g(n + p) = g(n) + s``
+found, whether a theorem proves it for every ``n`` (and the heap up to which
+it needed the table) or it is only *apparent*, then the periodic table
+display: the values in rows of one period. Above
+:data:`~nimproof.periods.LONG_FROM` heaps (the hard games: ``nimproof period
+octal:0.16 --max-n 2000000``) the long-table search runs, and the answer
+also gives the time, the cross-checks of the values and the sparse engine's
+figures."""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import sys
+from collections.abc import Callable
+from typing import Any
 
 from nimproof.cli.common import add_command, add_whole_number, console, print_json
+from nimproof.cli.table import heap_values
 from nimproof.errors import UsageError
+from nimproof.games import HeapGame, parse_spec
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from nimproof.games import HeapGame
-
+#: Largest heap searched by default.
 DEFAULT_MAX_N = 2000
-#: Largest table the command extends to when a theorem asks for it.
-MAX_THEOREM_N = 1_000_000
-#: Above this --max-n the long-table search is used.
-LONG_FROM = 100_000
 #: Largest --max-n (the engines refuse, with the memory needed, what the machine cannot hold).
 LONG_MAX_N = 1 << 31
-#: Values kept in the JSON answer of a long-table search.
-LONG_VALUES_SHOWN = 2000
-#: Full periods that must follow the preperiod in the table.
-MIN_PERIODS = 3
 
 
 def register(subparsers: Any) -> None:
@@ -81,126 +55,16 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-@dataclass(frozen=True, slots=True)
-class Periodicity:
-    """``g(n + period) = g(n) + saltus`` for every ``preperiod <= n`` seen."""
-
-    period: int
-    preperiod: int
-    saltus: int
-
-
-def find_periodicity(values: list[int], min_periods: int = MIN_PERIODS) -> Periodicity | None:
-    """The periodicity with the fewest stored values (``preperiod + period``) that holds to the
-    end of ``values`` and is seen over at least ``min_periods`` periods after the preperiod."""
-    from nimproof.provers.period_theorems import find_periodicity as least
-
-    found = least(values, max_period=None, min_periods=min_periods)
-    return Periodicity(*found) if found else None
-
-
-def theorem_bound(game: HeapGame, per: Periodicity) -> tuple[str, int] | None:
-    """The theorem that proves ``per`` from a finite table, and the largest heap it needs.
-
-    The theorems ask for ``g(n + p) = g(n) + s`` for ``n0 <= n < W``; the
-    bound returned is ``W - 1 + p``, the last heap that relation reads.
-    """
-    if per.saltus != 0:
-        return None
-    spec = game.moves_spec
-    takes, digits = spec.finite_takes(), spec.octal_digits()
-    if takes is not None:
-        k = max(takes)
-        window = per.preperiod + k
-        return f"finite subtraction set, largest move {k} (Golomb)", window - 1 + per.period
-    if digits is not None and digits[0] == 0 and all(d < 8 for d in digits):
-        t = max(k for k, d in enumerate(digits) if d)
-        return (
-            f"octal game, last digit index {t} (Guy and Smith; CGSuite's window 2n0 + 2p + t + 2)",
-            2 * per.preperiod + 2 * per.period + t + 2 - 1 + per.period,
-        )
-    return None
-
-
-def analyse_long(game: HeapGame, max_n: int) -> dict[str, Any]:
-    """The answer for a long table (see the module docstring), in the same JSON shape."""
-    from nimproof.cli.progress import rate_progress
-    from nimproof.engines.periods import find_period
-
-    with rate_progress(f"{game.spec}: heaps") as cb:
-        run, values = find_period(game, max_n, progress=cb)
-    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": run.engine}
-    extra = {"seconds": round(run.seconds, 3), "checked": run.checked, "figures": run.stats}
-    shown = [int(v) for v in values[:LONG_VALUES_SHOWN]]
-    f = run.found
-    if f is None:
-        out.update(status="none", checked_to=run.values - 1, values=shown, **extra)
-        return out
-    out.update(
-        status="proved" if f.proved else "apparent",
-        period=f.period,
-        preperiod=f.preperiod,
-        saltus=0,
-        theorem=f.theorem or None,
-        bound=f.window_end - 1 + f.period if f.theorem else None,
-        checked_to=run.values - 1,
-        values=shown,
-        **extra,
-    )
-    return out
-
-
-def analyse(game: HeapGame, max_n: int) -> dict[str, Any]:
-    """The answer as JSON: periodicity found, theorem, bound, status and the values used."""
-    from nimproof.cli.table import heap_values
-
-    if max_n > LONG_FROM:
-        return analyse_long(game, max_n)
-
-    values, engine, _ = heap_values(game, max_n)
-    per = find_periodicity(values)
-    out: dict[str, Any] = {"spec": game.spec, "max_n": max_n, "engine": engine}
-    if per is None:
-        out.update(status="none", values=values)
-        return out
-    rule = theorem_bound(game, per)
-    status = "apparent"
-    if rule is not None and rule[1] <= MAX_THEOREM_N:
-        if rule[1] > len(values) - 1:
-            values, engine, _ = heap_values(game, rule[1])
-            again = find_periodicity(values)
-            if again != per:  # the longer table shows another periodicity: report that one
-                per = again or per
-                rule = theorem_bound(game, per) if again else None
-        if rule is not None and rule[1] <= len(values) - 1 and _holds(values, per, rule[1]):
-            status = "proved"
-    out.update(
-        status=status,
-        period=per.period,
-        preperiod=per.preperiod,
-        saltus=per.saltus,
-        theorem=rule[0] if rule else None,
-        bound=rule[1] if rule else None,
-        checked_to=len(values) - 1,
-        engine=engine,
-        values=values,
-    )
-    return out
-
-
-def _holds(values: list[int], per: Periodicity, bound: int) -> bool:
-    p, s = per.period, per.saltus
-    return all(values[n + p] == values[n] + s for n in range(per.preperiod, bound - p + 1))
-
-
 def run(args: argparse.Namespace) -> int:
     """Find the periodicity and print it (JSON: one object)."""
-    from nimproof.games import HeapGame, parse_spec
-
     game = parse_spec(args.spec)
     if not isinstance(game, HeapGame) or game.misere:
         raise UsageError(f"period takes a normal-play one-heap game; {game.spec} is not one")
-    answer = analyse(game, args.max_n)
+    # lazy: the analysis loads numba and the dataset store; ``period --help`` must not
+    from nimproof.cli.progress import rate_progress
+    from nimproof.periods import MIN_PERIODS, analyse
+
+    answer = analyse(game, args.max_n, _values, rate_progress)
     if args.json:
         print_json(answer)
         return 0
@@ -232,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _values(game: HeapGame, max_n: int) -> tuple[list[int], str]:
+    """The table of ``game`` as ``nimproof table`` finds it (stored, reference or engine)."""
+    values, engine, _ = heap_values(game, max_n)
+    return values, engine
+
+
 def _say_long(answer: dict[str, Any], say: Callable[[str], None]) -> None:
     fig = answer.get("figures") or {}
     if fig:
@@ -249,8 +119,6 @@ def _say_long(answer: dict[str, Any], say: Callable[[str], None]) -> None:
 
 def display(values: list[int], p: int, n0: int, rows: int) -> None:
     """The periodic table display: the preperiod, then rows of one period each."""
-    import sys
-
     end = min(len(values), n0 + rows * p)
     shown = values[:end]
     cell = max(len(str(v)) for v in shown)

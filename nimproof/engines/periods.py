@@ -4,12 +4,12 @@
 two-way take-and-break games and Grundy's game, :func:`grundy_table` for
 every other one-heap family) and looks for a period at every quarter of each
 doubling (:func:`nimproof.engines.sparse.check_points`). It stops as soon as
-the period is *proved*: the periodicity prover's theorem applies to the game
-(:func:`nimproof.provers.periodicity.theorem_window`: Guy–Smith for octal
-codes, Golomb's window for finite subtraction sets) and the table reaches
-every heap its window needs. Otherwise it stops at ``max_n`` and reports what
-it saw: a period that holds through the table ("periodic up to N, not
-proved") or none ("unsolved up to N").
+the period is *proved*: a theorem of :mod:`nimproof.theory.periodicity`
+applies to the game (Guy–Smith for octal codes, the splitting window for
+``4.x`` and hexadecimal codes, Golomb's window for finite subtraction sets,
+the all-but window lemma) and the table reaches every heap its window needs.
+Otherwise it stops at ``max_n`` and reports what it saw: a period that holds
+through the table ("periodic up to N, not proved") or none ("unsolved up to N").
 
 The values that enter a proof are checked before the proof is reported:
 against the plain reference implementation on a prefix, and against the

@@ -19,8 +19,8 @@ figures researchers read (rare mask, rare heaps and values, last rare heap,
 largest value and where it first occurs) are in :meth:`SparseTable.stats`.
 
 :func:`period_check` looks for the period of a table and asks the periodicity
-prover (:func:`nimproof.provers.periodicity.theorem_window`) which theorem
-proves it for all heaps and how much of the table that theorem needs.
+theory (:mod:`nimproof.theory.periodicity`) which theorem proves it for all
+heaps and how much of the table that theorem needs.
 
 Which games: :func:`split_rule` reads the game's move description
 (``moves_spec``), never its class.
@@ -40,6 +40,7 @@ import numpy as np
 from nimproof.engines import block_kernels as bk
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
+from nimproof.theory.periodicity import Unproved, check, theorem_for
 
 if TYPE_CHECKING:
     from nimproof.games.base import Game, HeapGame
@@ -462,11 +463,10 @@ def period_check(game: HeapGame, values: np.ndarray, count: int) -> PeriodCheck 
     The least period of the second half of the table is found in linear time;
     the preperiod is the least ``n0`` from which it holds through the table.
     Returns None when the second half holds fewer than two periods. A period
-    is reported as proved only when :func:`theorem_window` names a theorem for
-    ``game`` and the table covers its window.
+    is reported as proved only when :func:`nimproof.theory.periodicity.prove`
+    names a theorem for ``game`` and the table covers its window (and meets
+    its side condition).
     """
-    from nimproof.provers.periodicity import theorem_window
-
     lo = count // 2
     if count - lo < 4:
         return None
@@ -474,9 +474,11 @@ def period_check(game: HeapGame, values: np.ndarray, count: int) -> PeriodCheck 
     if 2 * p > count - lo:
         return None
     n0 = int(sk.periodic_from(values, p, lo, count))
-    theorem, end = theorem_window(game, p, n0)
-    proved = bool(theorem) and end - 1 + p <= count - 1
-    return PeriodCheck(p, n0, count, theorem, end, proved)
+    theorem = theorem_for(game, p, n0, 0)
+    if theorem is None:
+        return PeriodCheck(p, n0, count, "", 0, False)
+    proved = not isinstance(check(theorem, values[:count], p, n0, 0), Unproved)
+    return PeriodCheck(p, n0, count, theorem.name, theorem.end, proved)
 
 
 def check_points(start: int, stop: int) -> list[int]:

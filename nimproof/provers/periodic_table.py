@@ -1,7 +1,7 @@
 """The periodic-table reduction and Sprague–Grundy composition: all-n proofs from a proved period.
 
 When a heap game's table is proved (ultimately, arithmetic-)periodic by a
-theorem of :mod:`.period_theorems`, every claim about single heaps reduces to
+theorem of :mod:`nimproof.theory.periodicity`, every claim about single heaps reduces to
 a finite check:
 
 * ``grundy`` on one heap, formula ``f``: with ``g(n + p) = g(n) + s`` for
@@ -45,7 +45,7 @@ import numpy as np
 import z3
 
 from nimproof import certificates
-from nimproof.engines import reference
+from nimproof.engines import grundy_table, reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
 from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
@@ -53,8 +53,17 @@ from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.games import HeapGame
 from nimproof.provers import recheck
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.period_theorems import find_periodicity, has_theorem, theorem_for
 from nimproof.provers.solving import Solver, Undecided, value_of
+from nimproof.theory.periodicity import (
+    Relation,
+    Unproved,
+    check,
+    extend,
+    find_periodicity,
+    has_theorem,
+    theorem_for,
+    value_at,
+)
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodic_table"
@@ -110,21 +119,11 @@ class PeriodFact:
 
     def value(self, n: int) -> int:
         """``g(n)`` for any ``n`` (from the base values and the proved relation)."""
-        if n < len(self.base):
-            return self.base[n]
-        q, r = divmod(n - self.preperiod, self.period)
-        return self.base[self.preperiod + r] + q * self.saltus
+        return value_at(self.base, Relation(self.period, self.preperiod, self.saltus), n)
 
     def values(self, count: int) -> np.ndarray:
         """``g(0 .. count-1)`` as an array."""
-        base = np.asarray(self.base, dtype=np.int64)
-        out = np.empty(count, dtype=np.int64)
-        known = min(count, len(base))
-        out[:known] = base[:known]
-        if count > known:
-            q, r = np.divmod(np.arange(known, count, dtype=np.int64) - self.preperiod, self.period)
-            out[known:] = base[self.preperiod + r] + q * self.saltus
-        return out
+        return extend(self.base, Relation(self.period, self.preperiod, self.saltus), count)
 
     def describe(self) -> str:
         """The fact in words."""
@@ -139,8 +138,6 @@ def proved_periodicity(game: HeapGame, max_n: int = DEFAULT_MAX_N) -> PeriodFact
 
 @lru_cache(maxsize=256)
 def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
-    from nimproof.engines import grundy_table
-
     if game.misere:
         return f"{game.spec} is played misère; the periodicity theorems are about normal play"
     if not has_theorem(game):
@@ -162,12 +159,10 @@ def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
     ref = reference.heap_table(game, needs - 1)
     if recheck.table_mismatch(table, ref) is not None:
         return f"engine and reference tables of {game.spec} disagree below {needs}"
-    arr = np.asarray(ref, dtype=np.int64)
-    if any(int(arr[n + p]) != int(arr[n]) + s for n in range(n0, theorem.end)):
-        return f"the period seen in {game.spec} fails inside the theorem's window"
-    if theorem.side is not None and theorem.side(arr) is not None:
-        return f"{theorem.name}: side condition fails"
-    return PeriodFact(game.spec, p, n0, s, theorem.describe(p, n0, s), tuple(ref))
+    proved = check(theorem, ref, p, n0, s)
+    if isinstance(proved, Unproved):
+        return f"the period seen in {game.spec} is not proved: {proved.reason}"
+    return PeriodFact(game.spec, p, n0, s, proved.describe(), tuple(ref))
 
 
 def _moduli(node: Node) -> list[int]:

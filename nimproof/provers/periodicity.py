@@ -1,17 +1,12 @@
-"""Periodicity theorems: a finite computation that proves a claim for all n.
+"""The ``periodicity`` method: a finite computation that proves a ``periodic`` claim for all n.
 
-* Finite subtraction set ``S`` with ``k = max S``: each value depends only on
-  the previous ``k``, so ``g(n + p) = g(n)`` for ``n0 <= n < n0 + k`` implies
-  it for all ``n >= n0`` (Golomb 1966).
-* Octal game with last non-zero digit at index ``t`` (Guy–Smith 1956;
-  Winning Ways ch. 4): ``g(n + p) = g(n)`` for ``n0 <= n < 2 n0 + p + t``
-  implies it for all ``n >= n0``. By default the safer window of CGSuite's
-  checker, ``2 n0 + 2 p + t + 2``, is used; ``margin = "guy-smith"`` selects
-  the theorem's own. The theorem needs two-way splits only (digits below 8)
-  and no split without removal (``d0 = 0``).
-* Codes with a split-only digit ``d0`` or three-way splits, and all-but
-  subtraction games with a saltus: see :mod:`.period_theorems` (every
-  window used here comes from that module).
+The theorems, their hypotheses and the window of heaps each needs are those
+of :mod:`nimproof.theory.periodicity` (Golomb for finite subtraction sets,
+Guy–Smith for octal codes with CGSuite's safer window by default, the
+``k``-way splitting window for ``4.x`` and hexadecimal codes, the all-but
+window lemma with a saltus); this module computes the table, checks it and
+words the answer. ``margin = "guy-smith"`` selects the Guy–Smith theorem's
+own window.
 
 A ``periodic`` claim says ``g(n + period) = g(n) + saltus`` for every
 ``n >= preperiod`` (any valid period and preperiod, as the README defines
@@ -25,18 +20,23 @@ applicable theorem the claim is verified up to ``max_n`` only.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal, TypedDict
 
 import numpy as np
 
 from nimproof.certificates import parts as certificate_parts
-from nimproof.engines import reference
-from nimproof.games import HeapGame
+from nimproof.engines import grundy_table, reference
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.period_theorems import theorem_for
 from nimproof.provers.recheck import table_mismatch
+from nimproof.theory.periodicity import (
+    Theorem,
+    Unproved,
+    check,
+    first_break,
+    least_period,
+    theorem_for,
+)
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 NAME = "periodicity"
@@ -62,8 +62,6 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
 
 
 def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
-    from nimproof.engines import grundy_table
-
     claim = ctx.claim
     game = ctx.heap_game
     if not ctx.spec.states_period or game is None or ctx.misere:
@@ -88,19 +86,19 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
         )
     stats["reference_checked_up_to"] = ref_n
     check_to = end if theorem else last - p + 1
-    for n in range(n0, check_to):
-        if int(table[n + p]) != int(table[n]) + s:
-            return _refute(
-                ctx,
-                n,
-                p,
-                s,
-                table,
-                ref,
-                "period",
-                f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
-                f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
-            )
+    n = first_break(table, p, s, n0, check_to)
+    if n is not None:
+        return _refute(
+            ctx,
+            n,
+            p,
+            s,
+            table,
+            ref,
+            "period",
+            f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
+            f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
+        )
     failed = _side_condition(ctx, window, table, ref, end, last, (p, s), stats)
     if failed is not None:
         return failed
@@ -110,6 +108,9 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
         return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats)
     found = f"least period {d} from least preperiod {n1}"
     if window is not None:
+        proved = check(window, table, p, n0, s)
+        if isinstance(proved, Unproved):  # the checks above passed; never proved without it
+            return MethodResult(NAME, "unknown", detail=proved.reason, stats=stats)
         stats.update(theorem=theorem, window_end=end)
         values = [int(v) for v in table[: window.needs]]
         part = certificate_parts.periodicity(theorem, p, n0, s, values, claim.least)
@@ -117,8 +118,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
             NAME,
             "proved",
             Scope("all", measure="heap"),
-            f"{theorem}: checked g(n+{p}) = g(n){' + ' + str(s) if s else ''} for {n0} <= n < {end}; "
-            f"{found}",
+            f"{proved.describe()}; {found}",
             stats=stats,
             certificate=part,
         )
@@ -133,7 +133,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
 
 def _side_condition(
     ctx: ClaimContext,
-    window: Any,
+    window: Theorem | None,
     table: np.ndarray,
     ref: list[int],
     end: int,
@@ -158,30 +158,6 @@ def _side_condition(
             stats=stats,
         )
     return None
-
-
-def least_period(table: np.ndarray, p: int, n0: int, s: int) -> tuple[int, int]:
-    """The least period and its least preperiod, given that ``(p, n0, s)`` holds on ``table``.
-
-    An eventual period with saltus divides into the least one: a divisor ``d``
-    of ``p`` (with ``s d / p`` whole) that holds for one full period from
-    ``n0`` holds for every ``n >= n0``, because both sides advance by ``s``
-    every ``p`` steps. Its least preperiod is found by extending it downwards
-    from ``n0`` while it still holds.
-    """
-    best = p
-    for d in range(1, p):
-        if p % d or (s * d) % p:
-            continue
-        sd = s * d // p
-        if all(int(table[n + d]) == int(table[n]) + sd for n in range(n0, n0 + p)):
-            best = d
-            break
-    sd = s * best // p
-    n1 = n0
-    while n1 > 0 and int(table[n1 - 1 + best]) == int(table[n1 - 1]) + sd:
-        n1 -= 1
-    return best, n1
 
 
 def _not_least(
@@ -220,39 +196,6 @@ def _not_least(
         "reference table" if rechecked else "",
     )
     return MethodResult(NAME, "refuted", detail=text, counterexample=cx, stats=stats)
-
-
-def theorem_window(
-    game: HeapGame, period: int, preperiod: int, saltus: int = 0, margin: str = "cgsuite"
-) -> tuple[str, int]:
-    """The periodicity theorem that applies to ``game`` and the end (exclusive) of the window
-    of heaps ``n`` on which ``g(n + period) == g(n) + saltus`` must be checked; ``("", 0)``
-    when no theorem applies. ``margin``: ``"cgsuite"`` (the safer window) or ``"guy-smith"``.
-    """
-    return _window(game, period, preperiod, saltus, {"margin": margin})
-
-
-def _window(game: HeapGame, p: int, n0: int, s: int, options: Mapping[str, Any]) -> tuple[str, int]:
-    """The theorem that applies and the end of the window it needs (exclusive); ('', 0) if none."""
-    if s != 0:
-        return "", 0
-    spec = game.moves_spec
-    takes, digits = spec.finite_takes(), spec.octal_digits()
-    if takes is not None:
-        k = max(takes)
-        return f"finite subtraction window (Golomb), max S = {k}", n0 + k
-    if digits is not None and digits[0] == 0 and all(d < 8 for d in digits):
-        t = max(k for k, d in enumerate(digits) if d)
-        if options.get("margin", "cgsuite") == "guy-smith":
-            return (
-                f"Guy–Smith theorem, octal last digit index t = {t}, window 2n0 + p + t",
-                2 * n0 + p + t,
-            )
-        return (
-            f"Guy–Smith theorem, octal last digit index t = {t}, CGSuite's safer window 2n0 + 2p + t + 2",
-            2 * n0 + 2 * p + t + 2,
-        )
-    return "", 0
 
 
 def _refute(

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from nimproof.cli.main import main
-from nimproof.cli.period import find_periodicity
+from nimproof.periods import MIN_PERIODS
+from nimproof.theory.periodicity import find_periodicity
 
 
 def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -20,7 +21,7 @@ def test_kayles_has_period_12_from_71_proved_by_guy_smith(
 ) -> None:
     data = _json(capsys, "kayles")
     assert (data["period"], data["preperiod"], data["saltus"]) == (12, 71, 0)
-    assert data["status"] == "proved" and "Guy and Smith" in str(data["theorem"])
+    assert data["status"] == "proved" and "Guy–Smith theorem" in str(data["theorem"])
     assert data["bound"] == 2 * 71 + 2 * 12 + 2 + 2 - 1 + 12
 
 
@@ -31,9 +32,20 @@ def test_subtraction_game_is_proved_by_the_finite_window(
     assert (data["period"], data["preperiod"], data["status"]) == (11, 0, "proved")
 
 
-def test_nim_has_saltus_one_and_no_theorem(capsys: pytest.CaptureFixture[str]) -> None:
+def test_nim_has_saltus_one_proved_by_the_all_but_lemma(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = _json(capsys, "nim", "--max-n", "200")
-    assert (data["period"], data["saltus"], data["status"]) == (1, 1, "apparent")
+    assert (data["period"], data["preperiod"], data["saltus"]) == (1, 0, 1)
+    assert data["status"] == "proved" and "all-but window lemma" in str(data["theorem"])
+
+
+def test_all_but_game_with_saltus_is_proved_as_the_method_proves_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = _json(capsys, "subtraction:all-but:2,5", "--max-n", "300")
+    assert (data["period"], data["preperiod"], data["saltus"]) == (4, 0, 2)
+    assert data["status"] == "proved"
 
 
 def test_half_heap_is_not_periodic(capsys: pytest.CaptureFixture[str]) -> None:
@@ -48,8 +60,11 @@ def test_periodic_display_has_rows_of_one_period(capsys: pytest.CaptureFixture[s
 
 
 def test_find_periodicity_needs_three_periods_after_the_preperiod() -> None:
-    assert find_periodicity([0, 1, 0, 1, 0, 1, 0, 1]) is not None
-    assert find_periodicity([5, 0, 1, 2, 0, 1, 2]) is None  # only two periods seen
+    def find(values: list[int]) -> object:
+        return find_periodicity(values, max_period=None, min_periods=MIN_PERIODS)
+
+    assert find([0, 1, 0, 1, 0, 1, 0, 1]) is not None
+    assert find([5, 0, 1, 2, 0, 1, 2]) is None  # only two periods seen
 
 
 def test_period_refuses_multi_heap_games(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from nimproof.cli.main import main
-from nimproof.cli.period import LONG_FROM
 from nimproof.engines import periods
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
+from nimproof.periods import LONG_FROM
 
 LONG = str(LONG_FROM + 1)
 

@@ -1,6 +1,6 @@
 """The periodicity windows and the periodic-table reduction on true claims.
 
-The windows of :mod:`nimproof.provers.period_theorems` are tested against
+The windows of :mod:`nimproof.theory.periodicity` are tested against
 long reference tables: whenever a window's finite check passes for some
 ``(p, n0, s)``, the relation must hold on the whole table (a window that is
 too short would pass a relation that fails later). The false claims are in
@@ -15,8 +15,8 @@ import pytest
 from nimproof.engines import reference
 from nimproof.games import parse_spec
 from nimproof.provers import verify_claim
-from nimproof.provers.period_theorems import find_periodicity, theorem_for
 from nimproof.provers.periodic_table import proved_periodicity
+from nimproof.theory.periodicity import find_periodicity, theorem_for
 from tests.provers.false_claims import DAWSON_P
 from tests.provers.helpers import assert_refutation_holds, claim
 

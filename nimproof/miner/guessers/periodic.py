@@ -7,9 +7,9 @@ tables from producing false periods, a candidate must be seen at least
 instances of the relation, and it is found on a prefix of the table and must
 then predict the held-out rest.
 
-A found period becomes a ``periodic`` claim (the verifier can prove it for
-all ``n`` by the finite-subtraction window theorem or the Guy–Smith theorem
-for octal games). When one period has a short description (``n % 4``,
+The search is :func:`nimproof.theory.periodicity.find_periodicity`. A found
+period becomes a ``periodic`` claim (the verifier proves it for all ``n`` when
+a theorem of :mod:`nimproof.theory.periodicity` covers the game). When one period has a short description (``n % 4``,
 ``2 * (n % 3)``, a small formula in ``n % p``) and the preperiod is at most
 a few values, it also becomes a closed ``grundy`` formula (the preperiod
 written as exceptions), which is then true exactly when the periodicity is.
@@ -33,6 +33,7 @@ from nimproof.miner.guessers.base import HeapGuesser, note, predicted_guess
 from nimproof.miner.model import Evidence, Guess, HeapTable
 from nimproof.miner.relations import linear_text
 from nimproof.miner.search import ARITH, BITWISE, find_formula
+from nimproof.theory.periodicity import find_periodicity
 
 MIN_REPETITIONS = 4.0
 MIN_RELATIONS = 16
@@ -62,24 +63,14 @@ def smallest_periodicity(
     The relation must hold from the preperiod to the end of ``values``, cover
     ``min_repetitions`` full periods and ``min_relations`` instances.
     """
-    values = np.asarray(values, dtype=np.int64)
-    size = len(values)
-    best: tuple[tuple[int, int], Periodicity] | None = None
-    for p in range(1, min(MAX_PERIOD, int(size // min_repetitions)) + 1):
-        if best is not None and p >= best[0][0]:
-            break  # n0 + p can no longer beat the best
-        d = values[p:] - values[:-p]
-        s = int(d[-1])
-        if s and not saltus:
-            continue
-        bad = np.flatnonzero(d != s)
-        pre = int(bad[-1]) + 1 if bad.size else 0
-        if size - pre < min_repetitions * p or size - pre - p < min_relations:
-            continue
-        key = (pre + p, p)
-        if best is None or key < best[0]:
-            best = (key, Periodicity(p, pre, s))
-    return best[1] if best else None
+    found = find_periodicity(
+        values,
+        MAX_PERIOD,
+        min_repetitions=min_repetitions,
+        min_relations=min_relations,
+        saltus=saltus,
+    )
+    return Periodicity(*found) if found else None
 
 
 def residue_formula(residues: list[int], period: int) -> str | None:
