@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nimproof.errors import UsageError
+from nimproof.games import parse_spec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,27 +73,23 @@ def table(
     reference implementation for small tables, the compiled engines
     otherwise; stored tables in ``data_dir`` are reused).
     """
-    import pandas as pd
+    import pandas as pd  # lazy: start-up time (pandas)
 
-    from nimproof.cli.table import heap_values, is_multi_heap
-    from nimproof.games import parse_spec
+    from nimproof import tables  # lazy: start-up time (numba engines)
+    from nimproof.datasets.store import box_frame  # lazy: start-up time (pyarrow)
 
     game = parse_spec(spec)
-    if heaps is None and max_heap is None and not is_multi_heap(game):
+    if heaps is None and max_heap is None and not tables.is_multi_heap(game):
         if max_n is None:
             raise UsageError(f"give max_n for the table of {game.spec} (heaps 0..max_n)")
         _bounded(max_n, "max_n", 10**8)
-        values, _, _ = heap_values(game, max_n, data_dir=data_dir)
-        return pd.DataFrame({"n": range(len(values)), "grundy": values})
+        got = tables.heap_table(game, max_n, data_dir=data_dir)
+        return pd.DataFrame({"n": range(len(got.values)), "grundy": got.values.tolist()})
     if heaps is None or max_heap is None:
         raise UsageError(f"{game.spec}: a table of several heaps needs heaps and max_heap")
-    from nimproof.datasets import fetch_multi
-
-    got = fetch_multi(game, heaps, max_heap, data_dir=data_dir, store=False)
-    assert got.multi is not None
-    from nimproof.datasets.store import box_frame
-
-    return box_frame(got.multi)
+    box = tables.box_table(game, heaps, max_heap, data_dir=data_dir)
+    assert box.multi is not None
+    return box_frame(box.multi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,18 +115,11 @@ def value(spec: str, *position: Any) -> Value:
     take one heap per component; a plugin takes its own words
     (``value("plugin:chocolate", 5, 6, 2, 3)``).
     """
-    from nimproof.cli.value import is_plain_nim, nim_value, parse_position
-    from nimproof.games import parse_spec
+    from nimproof.engines.words import parse_position, value_and_moves
 
     game = parse_spec(spec)
     pos = parse_position(game, [str(p) for p in position])
-    if is_plain_nim(game):
-        v, moves = nim_value(tuple(int(h) for h in pos))  # type: ignore[attr-defined]
-    else:
-        from nimproof.engines import position_value, winning_moves
-
-        v = position_value(game, pos)
-        moves = winning_moves(game, pos) if v != 0 else []
+    v, moves = value_and_moves(game, pos)
     shown = tuple(pos) if isinstance(pos, tuple) else (pos,)
     return Value(game.spec, shown, v, tuple(moves))
 

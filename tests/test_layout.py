@@ -44,3 +44,90 @@ def test_the_claim_schema_accepts_exactly_the_registered_methods() -> None:
     from nimproof.claims.model import METHODS
 
     assert tuple(METHODS) == ORDER
+
+
+# ---------------------------------------------------------------------------
+# Layers point one way: the command line is on top, nothing below imports it.
+# ---------------------------------------------------------------------------
+
+#: Modules outside ``nimproof/cli/`` allowed to import the command line: the ``python -m
+#: nimproof`` entry point, and ``api.period`` until the periodicity analysis leaves
+#: ``cli/period.py`` (the ``theory`` branch moves it to ``nimproof/theory/``; the
+#: exemption is then removed).
+CLI_IMPORT_ALLOWED = {
+    ("__main__.py", "nimproof.cli.main"),
+    ("api.py", "nimproof.cli.period"),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(source: str, package: str) -> list[str]:
+    """Every module ``source`` (a module of ``package``) imports, at any depth (function
+    bodies included), with relative imports resolved, ``from X import Y`` counted as
+    ``X.Y`` too, and ``importlib.import_module("...")`` / ``__import__("...")`` calls on
+    a literal."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                anchor = parts[: len(parts) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            found.append(base)
+            found += [f"{base}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Call) and node.args:
+            fn = node.func
+            name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+            arg = node.args[0]
+            if name in ("import_module", "__import__") and isinstance(arg, ast.Constant):
+                found.append(str(arg.value))
+    return found
+
+
+def _package_of(path: Path) -> str:
+    here = _module_name(path)
+    return here if path.name == "__init__.py" else here.rpartition(".")[0]
+
+
+def _is_cli(module: str) -> bool:
+    return module == "nimproof.cli" or module.startswith("nimproof.cli.")
+
+
+def test_no_module_outside_cli_imports_the_command_line() -> None:
+    cli = PACKAGE / "cli"
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if cli in path.parents:
+            continue
+        where = str(path.relative_to(PACKAGE))
+        for module in imported_modules(path.read_text(encoding="utf-8"), _package_of(path)):
+            allowed = any(
+                where == w and (module == m or module.startswith(m + "."))
+                for w, m in CLI_IMPORT_ALLOWED
+            )
+            if _is_cli(module) and not allowed:
+                wrong.append(f"{where} imports {module}")
+    assert wrong == []
+
+
+def test_the_import_scan_sees_function_level_relative_and_dynamic_imports() -> None:
+    source = (
+        "def f():\n    from ..cli import common\n"
+        "def g():\n    import nimproof.cli.table\n"
+        "def h():\n    importlib.import_module('nimproof.cli.value')\n"
+        "from nimproof.engines import reference\n"
+    )
+    seen = {m for m in imported_modules(source, "nimproof.reports") if _is_cli(m)}
+    assert seen == {
+        "nimproof.cli",
+        "nimproof.cli.common",
+        "nimproof.cli.table",
+        "nimproof.cli.value",
+    }
