@@ -11,12 +11,17 @@ scripts see whole lines.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
+
+
+#: The width given to a console that writes to a pipe or a file (no terminal to fit).
+PIPE_WIDTH = 10_000
 
 
 class _LazyConsole:
@@ -41,7 +46,11 @@ class _LazyConsole:
 
             made = _Console(**self._options)
             if not made.is_terminal:
-                made.soft_wrap = True  # a pipe or a file: whole lines, never wrapped at 80
+                # A pipe or a file: whole lines, never wrapped or folded at rich's default 80
+                # columns (tables take their natural width), unless COLUMNS says otherwise.
+                made.soft_wrap = True
+                if "COLUMNS" not in os.environ:
+                    made.width = PIPE_WIDTH
             self._console = made
         return self._console
 

@@ -39,6 +39,7 @@ from nimproof.datasets.store import META_KEY, atomic_write
 from nimproof.engines import stream_kernels as stk
 from nimproof.errors import UsageError
 from nimproof.games.base import Game
+from nimproof.output import output_file
 
 Progress = Callable[[int, int], None]
 
@@ -76,11 +77,14 @@ def stream_table(
 ) -> StreamResult:
     """Compute heaps ``0..n_max`` of ``game`` into the parquet file ``out`` (see the module).
 
-    Refuses (one-line :class:`UsageError`) unfinished parts without
+    Refuses (one-line :class:`UsageError`) an ``out`` that cannot be written (before
+    any work), unfinished parts without
     ``resume``, parts of another game or bound with ``resume``, and a bound
     the engine cannot reach.
     """
     t0 = time.monotonic()
+    if output_file(str(out), "parquet file").is_stdout:
+        raise UsageError("a streamed table is a parquet file: give --out FILE, not standard output")
     path = Path(out)
     folder = parts_dir(path)
     engine, window = _engine(game)

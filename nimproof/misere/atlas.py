@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.errors import UsageError
+from nimproof.output import output_dir
 
 #: Seconds between two writes of the parquet file during a sweep.
 SAVE_EVERY = 5.0
@@ -139,8 +140,10 @@ def sweep(
     """Compute the quotient of every spec (Dask, or this process with ``workers=0``).
 
     Returns the rows of ``specs`` and how many were computed now (the others
-    were kept from the file).
+    were kept from the file). An ``out`` that cannot become a writable folder is
+    refused (:class:`UsageError`) before any game is computed.
     """
+    output_dir(str(out), "misère atlas folder")
     kept = {r["code"]: r for r in load(out)}
 
     def done(row: dict[str, Any]) -> bool:
