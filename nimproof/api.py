@@ -84,7 +84,7 @@ def table(
             raise UsageError(f"give max_n for the table of {game.spec} (heaps 0..max_n)")
         _bounded(max_n, "max_n", 10**8)
         got = tables.heap_table(game, max_n, data_dir=data_dir)
-        return pd.DataFrame({"n": range(len(got.values)), "grundy": got.values.tolist()})
+        return pd.DataFrame({"n": range(len(got.values)), "grundy": got.as_list()})
     if heaps is None or max_heap is None:
         raise UsageError(f"{game.spec}: a table of several heaps needs heaps and max_heap")
     box = tables.box_table(game, heaps, max_heap, data_dir=data_dir)

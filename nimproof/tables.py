@@ -13,8 +13,9 @@ made in one place:
 3. otherwise the **compiled engines** compute it (:mod:`nimproof.engines`),
    and it is stored when asked to.
 
-The compiled engines (numba) and the stored datasets (pandas, pyarrow) are
-imported only when a table needs them, so a small table starts instantly.
+The compiled engines (numba), the stored datasets (pandas, pyarrow) and even
+numpy are imported only when a table needs them, so a small table computed by
+the reference implementation starts instantly.
 
 Functions:
 
@@ -36,17 +37,17 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from nimproof.engines import reference
 from nimproof.errors import UsageError
 from nimproof.games.base import Game, HeapGame, MultiHeapGame, PluginGame
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from nimproof.datasets.store import Fetched
 
 Progress = Callable[[int, int], None]
@@ -76,11 +77,24 @@ def is_plugin(game: Game) -> bool:
 class HeapValues:
     """The values of heaps ``0..bound``, the engine that made them and where they came from."""
 
-    values: np.ndarray
-    """int64 values of heaps ``0..bound`` (misère nim-values for ``misere:`` games)."""
+    values: Sequence[int] | np.ndarray
+    """Values of heaps ``0..bound`` (misère nim-values for ``misere:`` games): a list from
+    the reference implementation, an int64 array from the engines and datasets."""
     engine: str
     source: str
     """``"dataset"`` (sliced from a stored table), ``"extended"`` or ``"computed"``."""
+
+    def as_list(self) -> list[int]:
+        """The values as a list of Python ints."""
+        if isinstance(self.values, list):
+            return self.values
+        return [int(v) for v in self.values]
+
+    def as_array(self) -> np.ndarray:
+        """The values as an int64 array."""
+        import numpy as np  # lazy: start-up time (numpy)
+
+        return np.asarray(self.values, dtype=np.int64)
 
 
 def _stored(game: Game, data_dir: str | os.PathLike[str] | None) -> bool:
@@ -109,7 +123,7 @@ def heap_table(
     if not save and not on_disk and isinstance(game, HeapGame) and not game.misere:
         small = reference.heap_table_within(game, max_n, REFERENCE_BUDGET)
         if small is not None:
-            return HeapValues(np.asarray(small, dtype=np.int64), "reference", "computed")
+            return HeapValues(small, "reference", "computed")
     if not (stored or save):
         from nimproof.engines.heap import grundy_table, heap_engine  # lazy: start-up time (numba)
 
@@ -119,7 +133,7 @@ def heap_table(
 
     got = fetch_heap(game, max_n, data_dir=data_dir, progress=progress, store=save)
     assert got.values is not None
-    return HeapValues(np.asarray(got.values, dtype=np.int64), got.engine, got.source)
+    return HeapValues(got.values, got.engine, got.source)
 
 
 _MEMO: dict[tuple[str, bool], np.ndarray] = {}
@@ -173,6 +187,8 @@ def p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     fixed = game.moves_spec.heap_count()
     if fixed is not None and heaps != fixed:
         raise UsageError(f"{game.spec} has exactly {fixed} heaps, not {heaps}")
+    import numpy as np  # lazy: start-up time (numpy)
+
     from nimproof.engines.multi import multi_table  # lazy: start-up time (numba)
 
     return np.asarray(multi_table(game, heaps, max_heap).p_positions, dtype=bool)
@@ -190,6 +206,8 @@ def plugin_values(game: Game, max_size: int) -> list[tuple[Any, int]]:
 
 def reference_heap_values(game: Game, n_max: int) -> np.ndarray:
     """Values of heaps ``0..n_max`` by :mod:`nimproof.engines.reference` only (an oracle)."""
+    import numpy as np  # lazy: start-up time (numpy)
+
     if isinstance(game, HeapGame):
         return np.asarray(reference.heap_table(game, n_max), dtype=np.int64)
     cache: dict[Hashable, int] = {}
@@ -198,6 +216,8 @@ def reference_heap_values(game: Game, n_max: int) -> np.ndarray:
 
 def reference_p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     """:func:`p_positions` by :mod:`nimproof.engines.reference` only (an oracle)."""
+    import numpy as np  # lazy: start-up time (numpy)
+
     shape = (max_heap + 1,) * heaps
     out = np.zeros(shape, dtype=bool)
     cache: dict[Hashable, int] = {}

@@ -177,7 +177,7 @@ def heap_values(
 
     with progress_callback(f"{game.spec}: heaps 0..{max_n:,}") as cb:
         got = tables.heap_table(game, max_n, save=save, data_dir=data_dir, progress=cb)
-    return got.values.tolist(), got.engine, got.source
+    return got.as_list(), got.engine, got.source
 
 
 def fit_columns(count: int, widest: int, label: int, width: int | None = None) -> int:

@@ -151,7 +151,7 @@ def build_grid(request: Request) -> Grid:
                 raise UsageError(f"{spec} is a multi-heap game: give --heaps (e.g. --heaps 2..3)")
             if not tables.is_heap_game(game):
                 raise UsageError(f"{game.spec} is not a one-heap game; mine it with --heaps")
-            values = tables.heap_table(game, request.max_n, stored=False).values
+            values = tables.heap_table(game, request.max_n, stored=False).as_array()
             out.append(HeapTable(spec=spec, game=game, values=values, params=params))
             continue
         for h in request.heaps:

@@ -21,7 +21,7 @@ POPCOUNT_GAME = "rule:m < n and popcount(m) < popcount(n)"
 def _table(spec: str, n_max: int = 300) -> HeapTable:
     game = parse_spec(spec)
     return HeapTable(
-        spec=spec, game=game, values=tables.heap_table(game, n_max, stored=False).values
+        spec=spec, game=game, values=tables.heap_table(game, n_max, stored=False).as_array()
     )
 
 
