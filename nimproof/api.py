@@ -26,8 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from nimproof.claims import load_paths
+from nimproof.engines.words import parse_position, value_and_moves
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
+from nimproof.misere.bruteforce import compare
+from nimproof.misere.quotient import misere_quotient as build
+from nimproof.output import output_dir
+from nimproof.verdict import Requirement
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -115,8 +121,6 @@ def value(spec: str, *position: Any) -> Value:
     take one heap per component; a plugin takes its own words
     (``value("plugin:chocolate", 5, 6, 2, 3)``).
     """
-    from nimproof.engines.words import parse_position, value_and_moves
-
     game = parse_spec(spec)
     pos = parse_position(game, [str(p) for p in position])
     v, moves = value_and_moves(game, pos)
@@ -204,8 +208,6 @@ def check_claim(
 
 def _requirement(require: str | None) -> Requirement | None:
     """``require`` ("all", "width=W", "bound=B") read, or None; a one-line error otherwise."""
-    from nimproof.verdict import Requirement
-
     if require is None:
         return None
     try:
@@ -241,7 +243,7 @@ def check(game: str, **options: Any) -> Verdict:
     implementation) or ``unknown``; ``verdict.scope_met`` says whether it reaches
     ``require`` (default: the whole domain), as ``check``'s exit code does.
     """
-    from nimproof.provers import verify_claim
+    from nimproof.provers import verify_claim  # lazy: start-up time (numba, z3, numpy)
 
     claim = check_claim(game, **options)
     return verify_claim(claim, timeout=float(options.get("timeout", 120)))
@@ -251,8 +253,7 @@ def verify(
     *paths: str | Path, profile: str = "default", timeout: float = 600
 ) -> dict[str, Verdict]:
     """Decide every claim in the conjecture files (or folders) ``paths``: ``{claim id: Verdict}``."""
-    from nimproof.claims import load_paths
-    from nimproof.provers import verify_claim
+    from nimproof.provers import verify_claim  # lazy: start-up time (numba, z3, numpy)
 
     if profile not in ("default", "full"):
         raise UsageError(f"unknown profile {profile!r}: default or full")
@@ -319,6 +320,7 @@ def mine(
     P-positions of that many heaps. Nothing is written unless ``write_dir``
     is given. ``result.conjectures`` lists each guess with its verdict.
     """
+    # lazy: start-up time (numba, z3, sympy)
     from nimproof.miner.pipeline import DEFAULT_MAX_N, Request
     from nimproof.miner.run import run
 
@@ -333,8 +335,6 @@ def mine(
     )
     folder = None
     if write_dir is not None:
-        from nimproof.output import output_dir
-
         folder = output_dir(str(write_dir), "write_dir")
     return run(
         [request],
@@ -363,8 +363,6 @@ def misere_quotient(
     ``proved_all`` is set when the periodicity theorem for quotients carries it
     to every heap. ``progress(heap, order)`` is called after each heap.
     """
-    from nimproof.misere.quotient import misere_quotient as build
-
     return build(spec, max_heap, max_positions=max_positions, progress=progress)
 
 
@@ -377,8 +375,6 @@ def misere_check(
     computed bound are mapped through the proved period (and are left out when
     there is none). Returns the number of sums compared and the disagreements.
     """
-    from nimproof.misere.bruteforce import compare
-
     _bounded(max_heaps, "max_heaps", 8)
     _bounded(max_total, "max_total", 80)
     top = max_total if quotient.proved_all else min(max_total, quotient.heaps)

@@ -187,9 +187,10 @@ def p_positions(game: Game, heaps: int, max_heap: int) -> np.ndarray:
     fixed = game.moves_spec.heap_count()
     if fixed is not None and heaps != fixed:
         raise UsageError(f"{game.spec} has exactly {fixed} heaps, not {heaps}")
-    import numpy as np  # lazy: start-up time (numpy)
+    # lazy: start-up time (numpy, numba)
+    import numpy as np
 
-    from nimproof.engines.multi import multi_table  # lazy: start-up time (numba)
+    from nimproof.engines.multi import multi_table
 
     return np.asarray(multi_table(game, heaps, max_heap).p_positions, dtype=bool)
 

@@ -131,3 +131,81 @@ def test_the_import_scan_sees_function_level_relative_and_dynamic_imports() -> N
         "nimproof.cli.table",
         "nimproof.cli.value",
     }
+
+
+# ---------------------------------------------------------------------------
+# Imports at the top: a function-level import of the package's own modules says why.
+# ---------------------------------------------------------------------------
+
+#: Modules whose function-level imports were cleaned up (moved to the top, or kept lazy
+#: with a ``# lazy: start-up time (...)`` / ``# lazy: import cycle with ...`` comment).
+#: Other packages are cleaned by the branches that own them.
+LAZY_CHECKED = (
+    "tables.py",
+    "progress.py",
+    "output.py",
+    "datasets/",
+    "cli/common.py",
+    "cli/table.py",
+    "cli/value.py",
+    "cli/data.py",
+    "cli/report.py",
+    "cli/atlas.py",
+    "cli/campaign.py",
+)
+
+
+def _is_own_import(node: ast.stmt) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.level > 0 or (node.module or "").split(".")[0] == "nimproof"
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] == "nimproof" for a in node.names)
+    return False
+
+
+def unexplained_lazy_imports(source: str) -> list[int]:
+    """Lines of function-level imports of ``nimproof`` modules (or relative ones) that carry
+    no ``# lazy:`` comment: on the import's own line, or on the line just above the run of
+    consecutive imports it belongs to (one comment may explain a group)."""
+    lines = source.splitlines()
+    bare = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for block in ast.walk(fn):
+            body = getattr(block, "body", None)
+            if not isinstance(body, list):
+                continue
+            head = None  # the first statement of the current run of imports
+            for node in body:
+                if not isinstance(node, ast.Import | ast.ImportFrom):
+                    head = None
+                    continue
+                head = head or node
+                above = lines[head.lineno - 2].strip() if head.lineno > 1 else ""
+                explained = "# lazy:" in lines[node.lineno - 1] or above.startswith("# lazy:")
+                if _is_own_import(node) and not explained:
+                    bare.append(node.lineno)
+    return sorted(set(bare))
+
+
+def test_function_level_imports_say_why_they_are_not_at_the_top() -> None:
+    bare = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE).as_posix()
+        if where.startswith(LAZY_CHECKED):
+            bare += [f"{where}:{n}" for n in unexplained_lazy_imports(path.read_text("utf-8"))]
+    assert bare == [], "move these imports to the top, or say why not (# lazy: ...)"
+
+
+def test_the_lazy_import_check_sees_a_bare_import_and_accepts_a_named_reason() -> None:
+    source = (
+        "def f():\n    from nimproof.games import parse_spec\n"
+        "def g():\n    from nimproof.engines import heap  # lazy: start-up time (numba)\n"
+        "def h():\n    # lazy: import cycle with nimproof.cli.main\n    from ..cli import main\n"
+        "def k():\n    import json\n"
+        "def m():\n    # lazy: start-up time (numba, z3)\n    from nimproof import provers\n"
+        "    from nimproof.engines import heap\n"
+        "    x = 1\n    from nimproof import tables\n"
+    )
+    assert unexplained_lazy_imports(source) == [2, 15]

@@ -75,7 +75,7 @@ def load_rows(out: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def save_rows(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
     """Write the rows to ``OUT/atlas.parquet`` atomically, ordered by code."""
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
     path = atlas_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -93,7 +93,7 @@ def add_command(
 ) -> argparse.ArgumentParser:
     """Add the sub-command ``name``, carried out by ``run``; its one-line help is the one
     ``nimproof --help`` lists (:data:`nimproof.cli.main.COMMANDS`)."""
-    from nimproof.cli.main import COMMANDS
+    from nimproof.cli.main import COMMANDS  # lazy: import cycle with nimproof.cli.main
 
     p: argparse.ArgumentParser = subparsers.add_parser(
         name, help=COMMANDS[name], description=description or None

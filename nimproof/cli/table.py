@@ -46,6 +46,7 @@ from nimproof.cli.common import (
     progress_callback,
 )
 from nimproof.errors import UsageError
+from nimproof.games import parse_spec
 from nimproof.output import output_file
 from nimproof.verdict import jsonable
 
@@ -107,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
     """Compute or load the table and print (or export) it."""
     # lazy: start-up time (the table service loads the numba engines; --help must not)
     from nimproof import tables
-    from nimproof.games import parse_spec
 
     game = parse_spec(args.spec)
     if args.threads is not None:
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 def too_long_for_text(game: Game, max_n: int) -> bool:
     """True when ``game``'s engine reaches ``max_n`` (beyond its limit, the engine's own
     refusal names the limit). Imports the engines: called only for long tables."""
-    from nimproof.engines.heap import plan_heap
+    from nimproof.engines.heap import plan_heap  # lazy: start-up time (numba, numpy)
 
     return max_n <= plan_heap(game).limit
 
@@ -241,6 +241,7 @@ def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
 
 def run_stream(game: Game, args: argparse.Namespace) -> int:
     """``--out FILE``: stream the table to parquet in parts; one summary line (or JSON)."""
+    # lazy: start-up time (rich, numba, pandas, pyarrow)
     from nimproof.cli.progress import rate_progress
     from nimproof.datasets.stream import stream_table
 

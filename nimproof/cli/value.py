@@ -18,6 +18,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import add_command, add_whole_number, console, print_json
+from nimproof.games import parse_spec
 from nimproof.verdict import jsonable
 
 if TYPE_CHECKING:
@@ -63,7 +64,6 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the position and print its value and winning moves."""
     # lazy: start-up time (the engines load numba; ``value --help`` must not)
     from nimproof.engines.words import parse_position, value_and_moves
-    from nimproof.games import parse_spec
 
     game = parse_spec(args.spec)
     position = parse_position(game, args.position)

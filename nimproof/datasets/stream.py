@@ -36,7 +36,9 @@ import pyarrow.parquet as pq
 
 import nimproof
 from nimproof.datasets.store import META_KEY, atomic_write
+from nimproof.engines import grundy_table, heap_engine
 from nimproof.engines import stream_kernels as stk
+from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
 from nimproof.errors import UsageError
 from nimproof.games.base import Game
 from nimproof.output import output_file
@@ -115,7 +117,6 @@ def _engine(game: Game) -> tuple[str, np.ndarray | None]:
     takes = spec.finite_takes() if spec is not None else None
     if takes is not None and not game.misere:
         return "subtraction-stream", np.array(sorted(takes), dtype=np.int64)
-    from nimproof.engines import heap_engine
 
     return heap_engine(game), None
 
@@ -366,9 +367,6 @@ def _run_window(parts: _Parts, takes: np.ndarray, writer: _Writer) -> int:
 
 def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
     """Every other game: the whole table in memory, written out part by part as it grows."""
-    from nimproof.engines import grundy_table
-    from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
-
     folder, done, part_rows, n_max = parts.folder, parts.done, parts.part_rows, parts.n_max
     stop = n_max + 1
     prefix = np.concatenate([_read_part(folder, i) for i in range(done)]) if done else None

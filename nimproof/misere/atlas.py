@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.errors import UsageError
+from nimproof.misere.quotient import misere_quotient
 from nimproof.output import output_dir
 
 #: Seconds between two writes of the parquet file during a sweep.
@@ -50,8 +51,6 @@ def atlas_file(out: str | os.PathLike[str]) -> Path:
 
 def analyse(spec: str, max_heap: int, max_positions: int) -> dict[str, Any]:
     """One atlas row (never raises: a failure is a row with status ``error``)."""
-    from nimproof.misere.quotient import misere_quotient
-
     t0 = time.monotonic()
     try:
         q = misere_quotient(spec, max_heap, max_positions=max_positions)
@@ -113,7 +112,7 @@ def save(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
     """Write the rows atomically, ordered by code."""
     import pandas as pd
 
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba, pandas, pyarrow)
 
     path = atlas_file(out)
     try:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimproof.errors import UsageError
+from nimproof.games.registry import parse_spec
 from nimproof.misere.construct import Builder, QuotientTooLarge
 from nimproof.misere.monoid import Monoid
 
@@ -175,8 +176,6 @@ def misere_quotient(
     heap. Every partial quotient returned is proved for all sums of heaps up to
     its bound. ``progress(heap, order)`` is called after each heap.
     """
-    from nimproof.games.registry import parse_spec
-
     if not 1 <= max_heap <= MAX_HEAP:
         raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
     game = parse_spec(spec)
