@@ -41,6 +41,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from nimproof.datasets.paths import data_directory, file_name
 from nimproof.engines import reference
 from nimproof.errors import UsageError
 from nimproof.games.base import Game, HeapGame, MultiHeapGame, PluginGame
@@ -98,8 +99,6 @@ class HeapValues:
 
 
 def _stored(game: Game, data_dir: str | os.PathLike[str] | None) -> bool:
-    from nimproof.datasets.paths import data_directory, file_name  # lazy: start-up time
-
     return (data_directory(data_dir) / file_name(game.spec)).exists()
 
 

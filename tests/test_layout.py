@@ -165,8 +165,8 @@ def _is_own_import(node: ast.stmt) -> bool:
 
 def unexplained_lazy_imports(source: str) -> list[int]:
     """Lines of function-level imports of ``nimproof`` modules (or relative ones) that carry
-    no ``# lazy:`` comment: on the import's own line, or on the line just above the run of
-    consecutive imports it belongs to (one comment may explain a group)."""
+    no ``# lazy:`` comment: on the import's own line, on the line above it, or on the line
+    above the run of consecutive imports it belongs to (one comment may explain a group)."""
     lines = source.splitlines()
     bare = []
     for fn in ast.walk(ast.parse(source)):
@@ -182,8 +182,10 @@ def unexplained_lazy_imports(source: str) -> list[int]:
                     head = None
                     continue
                 head = head or node
-                above = lines[head.lineno - 2].strip() if head.lineno > 1 else ""
-                explained = "# lazy:" in lines[node.lineno - 1] or above.startswith("# lazy:")
+                above = {lines[n.lineno - 2].strip() for n in (head, node) if n.lineno > 1}
+                explained = "# lazy:" in lines[node.lineno - 1] or any(
+                    a.startswith("# lazy:") for a in above
+                )
                 if _is_own_import(node) and not explained:
                     bare.append(node.lineno)
     return sorted(set(bare))
