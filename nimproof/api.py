@@ -346,8 +346,13 @@ def mine(
 
 
 def _bounded(x: int, what: str, high: int) -> None:
-    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= high:
-        raise UsageError(f"{what} must be a whole number in 0..{high}, got {x!r}")
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise UsageError(f"{what} must be a whole number in 0..{high:,}, got {x!r}")
+    if x < 0:
+        raise UsageError(f"{what} must be at least 0, got {x}")
+    if x > high:
+        shown = f"{x:,}" if x < 10**40 else f"a number of {len(str(x))} digits"
+        raise UsageError(f"{what} is too large: at most {high:,} is allowed, got {shown}")
 
 
 def misere_quotient(
