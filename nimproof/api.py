@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from nimproof.claims import load_paths
+from nimproof.engines.words import parse_position, value_and_moves
 from nimproof.errors import UsageError
+from nimproof.games import parse_spec
+from nimproof.misere.bruteforce import compare
+from nimproof.misere.quotient import misere_quotient as build
+from nimproof.output import output_dir
+from nimproof.verdict import Requirement
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,27 +79,23 @@ def table(
     reference implementation for small tables, the compiled engines
     otherwise; stored tables in ``data_dir`` are reused).
     """
-    import pandas as pd
+    import pandas as pd  # lazy: start-up time (pandas)
 
-    from nimproof.cli.table import heap_values, is_multi_heap
-    from nimproof.games import parse_spec
+    from nimproof import tables  # lazy: start-up time (numba engines)
+    from nimproof.datasets.store import box_frame  # lazy: start-up time (pyarrow)
 
     game = parse_spec(spec)
-    if heaps is None and max_heap is None and not is_multi_heap(game):
+    if heaps is None and max_heap is None and not tables.is_multi_heap(game):
         if max_n is None:
             raise UsageError(f"give max_n for the table of {game.spec} (heaps 0..max_n)")
         _bounded(max_n, "max_n", 10**8)
-        values, _, _ = heap_values(game, max_n, data_dir=data_dir)
-        return pd.DataFrame({"n": range(len(values)), "grundy": values})
+        got = tables.heap_table(game, max_n, data_dir=data_dir)
+        return pd.DataFrame({"n": range(len(got.values)), "grundy": got.as_list()})
     if heaps is None or max_heap is None:
         raise UsageError(f"{game.spec}: a table of several heaps needs heaps and max_heap")
-    from nimproof.datasets import fetch_multi
-
-    got = fetch_multi(game, heaps, max_heap, data_dir=data_dir, store=False)
-    assert got.multi is not None
-    from nimproof.datasets.store import box_frame
-
-    return box_frame(got.multi)
+    box = tables.box_table(game, heaps, max_heap, data_dir=data_dir)
+    assert box.multi is not None
+    return box_frame(box.multi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,18 +121,9 @@ def value(spec: str, *position: Any) -> Value:
     take one heap per component; a plugin takes its own words
     (``value("plugin:chocolate", 5, 6, 2, 3)``).
     """
-    from nimproof.cli.value import is_plain_nim, nim_value, parse_position
-    from nimproof.games import parse_spec
-
     game = parse_spec(spec)
     pos = parse_position(game, [str(p) for p in position])
-    if is_plain_nim(game):
-        v, moves = nim_value(tuple(int(h) for h in pos))  # type: ignore[attr-defined]
-    else:
-        from nimproof.engines import position_value, winning_moves
-
-        v = position_value(game, pos)
-        moves = winning_moves(game, pos) if v != 0 else []
+    v, moves = value_and_moves(game, pos)
     shown = tuple(pos) if isinstance(pos, tuple) else (pos,)
     return Value(game.spec, shown, v, tuple(moves))
 
@@ -214,8 +208,6 @@ def check_claim(
 
 def _requirement(require: str | None) -> Requirement | None:
     """``require`` ("all", "width=W", "bound=B") read, or None; a one-line error otherwise."""
-    from nimproof.verdict import Requirement
-
     if require is None:
         return None
     try:
@@ -251,7 +243,7 @@ def check(game: str, **options: Any) -> Verdict:
     implementation) or ``unknown``; ``verdict.scope_met`` says whether it reaches
     ``require`` (default: the whole domain), as ``check``'s exit code does.
     """
-    from nimproof.provers import verify_claim
+    from nimproof.provers import verify_claim  # lazy: start-up time (numba, z3, numpy)
 
     claim = check_claim(game, **options)
     return verify_claim(claim, timeout=float(options.get("timeout", 120)))
@@ -261,8 +253,7 @@ def verify(
     *paths: str | Path, profile: str = "default", timeout: float = 600
 ) -> dict[str, Verdict]:
     """Decide every claim in the conjecture files (or folders) ``paths``: ``{claim id: Verdict}``."""
-    from nimproof.claims import load_paths
-    from nimproof.provers import verify_claim
+    from nimproof.provers import verify_claim  # lazy: start-up time (numba, z3, numpy)
 
     if profile not in ("default", "full"):
         raise UsageError(f"unknown profile {profile!r}: default or full")
@@ -329,6 +320,7 @@ def mine(
     P-positions of that many heaps. Nothing is written unless ``write_dir``
     is given. ``result.conjectures`` lists each guess with its verdict.
     """
+    # lazy: start-up time (numba, z3, sympy)
     from nimproof.miner.pipeline import DEFAULT_MAX_N, Request
     from nimproof.miner.run import run
 
@@ -343,8 +335,6 @@ def mine(
     )
     folder = None
     if write_dir is not None:
-        from nimproof.output import output_dir
-
         folder = output_dir(str(write_dir), "write_dir")
     return run(
         [request],
@@ -356,8 +346,13 @@ def mine(
 
 
 def _bounded(x: int, what: str, high: int) -> None:
-    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= high:
-        raise UsageError(f"{what} must be a whole number in 0..{high}, got {x!r}")
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise UsageError(f"{what} must be a whole number in 0..{high:,}, got {x!r}")
+    if x < 0:
+        raise UsageError(f"{what} must be at least 0, got {x}")
+    if x > high:
+        shown = f"{x:,}" if x < 10**40 else f"a number of {len(str(x))} digits"
+        raise UsageError(f"{what} is too large: at most {high:,} is allowed, got {shown}")
 
 
 def misere_quotient(
@@ -376,8 +371,6 @@ def misere_quotient(
     candidate passes ``max_order`` elements or the exact outcomes it plays out
     pass ``max_positions``. ``progress(heap, order)`` is called after each heap.
     """
-    from nimproof.misere.quotient import misere_quotient as build
-
     return build(
         spec, max_heap, max_positions=max_positions, max_order=max_order, progress=progress
     )
@@ -392,8 +385,6 @@ def misere_check(
     computed bound are mapped through the proved period (and are left out when
     there is none). Returns the number of sums compared and the disagreements.
     """
-    from nimproof.misere.bruteforce import compare
-
     _bounded(max_heaps, "max_heaps", 8)
     _bounded(max_total, "max_total", 80)
     top = max_total if quotient.proved_all else min(max_total, quotient.heaps)

@@ -83,12 +83,29 @@ def _nearest_existing(path: Path) -> Path:
     return p
 
 
+def _writable(folder: Path) -> bool:
+    """True when a file can be created (and removed) in the existing ``folder``.
+
+    Tried for real: permission bits do not tell (root passes ``os.access`` on
+    read-only and virtual file systems such as ``/proc``)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False
+    try:
+        fd, name = tempfile.mkstemp(prefix=".nimproof-probe.", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+    return True
+
+
 def _check_creatable(path: Path, given: str, what: str) -> None:
     """``path`` does not exist: its nearest existing ancestor must be a writable folder."""
     anchor = _nearest_existing(path.parent)
     if not anchor.is_dir():
         raise UsageError(f"cannot write {what} {given!r}: {str(anchor)!r} is not a folder")
-    if not os.access(anchor, os.W_OK | os.X_OK):
+    if not _writable(anchor):
         raise UsageError(f"cannot write {what} {given!r}: folder {str(anchor)!r} is not writable")
 
 
@@ -121,7 +138,7 @@ def output_file(given: str, what: str = "output file") -> OutputFile:
             raise UsageError(f"cannot write {what} {given!r}: permission denied")
         return OutputFile(given, path, True)
     real = Path(os.path.realpath(path))
-    if not os.access(real.parent, os.W_OK | os.X_OK):
+    if not _writable(real.parent):
         raise UsageError(
             f"cannot write {what} {given!r}: folder {str(real.parent)!r} is not writable"
         )
@@ -136,7 +153,7 @@ def output_dir(given: str, what: str = "output folder") -> Path:
     if path.exists():
         if not path.is_dir():
             raise UsageError(f"cannot write into {what} {given!r}: it is not a folder")
-        if not os.access(path, os.W_OK | os.X_OK):
+        if not _writable(path):
             raise UsageError(f"cannot write into {what} {given!r}: permission denied")
         return path
     _check_creatable(path / "x", given, what)

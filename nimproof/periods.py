@@ -26,10 +26,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from nimproof.datasets import fetch_heap
-from nimproof.datasets.paths import data_directory, file_name
+from nimproof import tables
 from nimproof.engines.periods import find_period
-from nimproof.engines.reference import heap_table_within
 from nimproof.games import HeapGame
 from nimproof.theory.periodicity import (
     Established,
@@ -49,9 +47,6 @@ LONG_FROM = 100_000
 LONG_VALUES_SHOWN = 2000
 #: Full periods that must follow the preperiod in the table.
 MIN_PERIODS = 3
-#: Largest work (positions) for which a small table is computed by the reference implementation.
-REFERENCE_BUDGET = 300_000
-
 #: ``progress(description)``: a context giving a ``callback(done, total)`` (a progress bar).
 ProgressFactory = Callable[[str], AbstractContextManager[Callable[[int, int], None]]]
 #: ``values_of(game, max_n)``: the values of heaps ``0..max_n`` and the engine that made them.
@@ -66,17 +61,12 @@ def _silent(description: str) -> Iterator[Callable[[int, int], None]]:
 def stored_or_computed(
     game: HeapGame, max_n: int, progress: ProgressFactory | None = None
 ) -> tuple[list[int], str]:
-    """The values of heaps ``0..max_n`` and their engine: a stored table if there is one, a
-    small table from the reference implementation, else the compiled engines (not saved)."""
-    stored = (data_directory(None) / file_name(game.spec)).exists()
-    if not stored and not game.misere:
-        small = heap_table_within(game, max_n, REFERENCE_BUDGET)
-        if small is not None:
-            return small, "reference"
+    """The values of heaps ``0..max_n`` and their engine, by the one table policy of
+    :func:`nimproof.tables.heap_table` (a stored table if there is one, a small table from
+    the reference implementation, else the compiled engines; nothing is saved)."""
     with (progress or _silent)(f"{game.spec}: heaps 0..{max_n:,}") as cb:
-        got = fetch_heap(game, max_n, progress=cb, store=False)
-    assert got.values is not None
-    return [int(v) for v in got.values], got.engine
+        got = tables.heap_table(game, max_n, progress=cb)
+    return got.as_list(), got.engine
 
 
 def analyse(

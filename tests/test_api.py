@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,7 @@ def test_verify_a_conjecture_file(tmp_path: Path) -> None:
 )
 def test_bad_input_is_a_usage_error(call: object) -> None:
     with pytest.raises(UsageError):
-        call()  # type: ignore[operator]
+        call()
 
 
 def test_every_public_name_is_documented() -> None:
@@ -100,3 +101,18 @@ def test_python_dash_m_nimproof_is_the_command_line() -> None:
     script = str(Path(sys.executable).parent / "nimproof")
     assert out(sys.executable, "-m", "nimproof", "--version") == out(script, "--version")
     assert out(sys.executable, "-m", "nimproof", "--help") == out(script, "--help")
+
+
+@pytest.mark.parametrize(
+    ("call", "needle"),
+    [
+        (lambda: nimproof.table("kayles", max_n=10**15), "too large: at most 100,000,000"),
+        (lambda: nimproof.table("kayles", max_n=-1), "at least 0"),
+        (lambda: nimproof.table("kayles", max_n="ten"), "whole number"),
+    ],
+)
+def test_an_absurd_bound_says_what_the_largest_allowed_value_is(
+    call: Callable[[], object], needle: str
+) -> None:
+    with pytest.raises(UsageError, match=needle):
+        call()

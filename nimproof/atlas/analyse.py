@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import nimproof
+from nimproof.games import parse_spec
 
 #: Columns of ``atlas.parquet``, in order.
 COLUMNS = (
@@ -58,8 +59,7 @@ def analyse(spec: str, max_n: int, seconds: float | None = None) -> dict[str, An
         f"{datetime.now(UTC).isoformat(timespec='seconds')}"
     )
     try:
-        from nimproof.engines.periods import find_period
-        from nimproof.games import parse_spec
+        from nimproof.engines.periods import find_period  # lazy: start-up time (numba)
 
         game = parse_spec(spec)
         run, values = find_period(

@@ -31,7 +31,9 @@ from typing import Any
 
 import pandas as pd
 
+from nimproof.atlas.sweep import run_tasks
 from nimproof.errors import UsageError
+from nimproof.games import HeapGame, parse_spec
 
 Progress = Callable[[int, int], None]
 
@@ -86,6 +88,7 @@ def campaign_game(
     spec: str, depth: int, start: int = 16, seconds: float | None = None
 ) -> list[dict[str, Any]]:
     """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module)."""
+    # lazy: start-up time (numba)
     from nimproof.engines.sparse import (
         SparseTable,
         check_memory,
@@ -93,7 +96,6 @@ def campaign_game(
         split_rule,
         table_bytes,
     )
-    from nimproof.games import HeapGame, parse_spec
 
     game = parse_spec(spec)
     rule = split_rule(game)
@@ -160,7 +162,7 @@ def load_campaign(out: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def save_campaign(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
     """Write the rows to ``OUT/campaign.parquet`` atomically, by game and depth."""
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
     path = campaign_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -199,8 +201,6 @@ def run_campaign(
     progress: Progress | None = None,
 ) -> tuple[list[dict[str, Any]], int, str]:
     """Run the campaign on ``specs``; returns every row, the games computed now, and where."""
-    from nimproof.atlas.sweep import run_tasks
-
     kept: dict[str, list[dict[str, Any]]] = {}
     for row in load_campaign(out):
         kept.setdefault(str(row["code"]), []).append(row)

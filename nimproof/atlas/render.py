@@ -95,7 +95,7 @@ def _cell(row: dict[str, Any], key: str | None, left: bool, heading: str) -> str
 
 def write_html(rows: list[dict[str, Any]], path: str | os.PathLike[str], title: str) -> Path:
     """Write the static page; returns its path."""
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
     counts = Counter(str(r.get("status")) for r in rows)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
@@ -122,7 +122,7 @@ def write_html(rows: list[dict[str, Any]], path: str | os.PathLike[str], title: 
 
 def write_markdown(rows: list[dict[str, Any]], path: str | os.PathLike[str], title: str) -> Path:
     """Write the Markdown summary; returns its path."""
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
     counts = Counter(str(r.get("status")) for r in rows)
     lines = [

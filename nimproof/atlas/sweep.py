@@ -25,6 +25,7 @@ import pandas as pd
 
 from nimproof.atlas.analyse import COLUMNS, analyse
 from nimproof.errors import UsageError
+from nimproof.output import output_dir
 
 Progress = Callable[[int, int], None]
 
@@ -74,7 +75,7 @@ def load_rows(out: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def save_rows(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
     """Write the rows to ``OUT/atlas.parquet`` atomically, ordered by code."""
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
     path = atlas_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,8 +99,12 @@ def run_sweep(
     seconds: float | None = None,
     progress: Progress | None = None,
 ) -> SweepResult:
-    """Analyse every game of ``specs`` to ``max_n`` and keep the rows in ``OUT/atlas.parquet``."""
+    """Analyse every game of ``specs`` to ``max_n`` and keep the rows in ``OUT/atlas.parquet``.
+
+    An ``out`` that cannot become a writable folder is refused (:class:`UsageError`)
+    before any game is analysed."""
     t0 = time.monotonic()
+    output_dir(str(out), "atlas folder")
     kept = {r["code"]: r for r in load_rows(out) if r.get("code")}
     todo = [s for s in specs if s not in kept or not _finished(kept[s], max_n)]
     rows = dict(kept)

@@ -29,8 +29,10 @@ from typing import Any
 from nimproof.certificates import describe_game
 from nimproof.claims.model import Claim
 from nimproof.games import HeapGame, canonical_heaps
+from nimproof.provers import run_method
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import NO_SCOPE, MethodResult, Verdict, jsonable
+from nimproof_check import check_path
 
 FORMAT = "nimproof-certificate"
 VERSION = 1
@@ -198,8 +200,6 @@ def certify(
     """``verdict`` held to its certificate (see the module docstring); the checker's answer is
     added as a method result named ``certificate``. A rejected certificate always makes the
     verdict ``unknown``; one the checker cannot check does so only when ``strict``."""
-    from nimproof_check import check_path
-
     if verdict.status != "proved":
         return verdict
     whole = verdict.scope.kind == "all"
@@ -246,8 +246,6 @@ def second_opinion(ctx: ClaimContext, verdict: Verdict, profile: str) -> Verdict
     """For a claim proved by the automata or periodicity method, the result of an independent
     bounded method added to the verdict: z3 over bit-vectors at the profile's width, or the
     exhaustive method where z3 does not apply. A re-checked refutation from it refutes."""
-    from nimproof.provers import run_method
-
     used = verdict.methods_used()
     if verdict.status != "proved" or not {"automata", "periodicity"} & set(used):
         return verdict

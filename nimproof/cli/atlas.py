@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 from nimproof.cli.common import add_command, add_whole_number, console, print_json
+from nimproof.errors import UsageError
 
 #: Default bound of an atlas.
 DEFAULT_MAX_N = 1 << 16
@@ -71,8 +72,6 @@ def register(subparsers: Any) -> None:
 def check_cluster(args: argparse.Namespace) -> None:
     """Refuse (one line) ``--workers`` beside ``--scheduler``, and a scheduler address that is
     not ``tcp://``, ``tls://`` or ``inproc://``."""
-    from nimproof.errors import UsageError
-
     if args.scheduler and args.workers is not None:
         raise UsageError("--workers is for a local cluster; leave it out with --scheduler")
     if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
@@ -81,13 +80,13 @@ def check_cluster(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the sweep and write the atlas."""
+    # lazy: start-up time (pandas, pyarrow, numpy, rich)
     from pathlib import Path
 
     from nimproof.atlas.families import FAMILIES, family_specs
     from nimproof.atlas.render import write_html, write_markdown
     from nimproof.atlas.sweep import run_sweep
     from nimproof.cli.progress import rate_progress
-    from nimproof.errors import UsageError
 
     if args.codes and args.family:
         raise UsageError("give --family or --codes, not both")

@@ -19,7 +19,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from nimproof.cli.atlas import check_cluster
 from nimproof.cli.common import add_command, add_whole_number, console, print_json
+from nimproof.errors import UsageError
+from nimproof.output import output_file
 
 #: Default depth (log2 of heaps).
 DEFAULT_DEPTH = 28
@@ -53,14 +56,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the campaign and write its table."""
+    # lazy: start-up time (pandas, pyarrow, numpy, rich)
     from pathlib import Path
 
     from nimproof.atlas.campaign import markdown, run_campaign, unsolved_games
     from nimproof.atlas.families import family_specs
-    from nimproof.cli.atlas import check_cluster
     from nimproof.cli.progress import rate_progress
-    from nimproof.errors import UsageError
-    from nimproof.output import output_file
 
     if args.start > args.depth:
         raise UsageError(f"--start {args.start} is deeper than --depth {args.depth}")

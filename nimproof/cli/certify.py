@@ -16,6 +16,7 @@ from typing import Any
 
 from nimproof.cli.common import add_command, console, err_console, progress
 from nimproof.errors import UsageError
+from nimproof_check import check_path
 
 STYLE = {"accepted": "green", "rejected": "red", "cannot check": "yellow"}
 
@@ -48,8 +49,6 @@ def certificate_files(path: str) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Check every certificate; print one line each and a summary."""
-    from nimproof_check import check_path
-
     files = certificate_files(args.path)
     counts = dict.fromkeys(STYLE, 0)
     with progress(not args.quiet and not args.json and err_console.is_terminal) as bar:

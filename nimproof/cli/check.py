@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from nimproof.api import check_claim
 from nimproof.cli.common import (
     MAX_N,
     STATUS_STYLE,
@@ -19,6 +20,7 @@ from nimproof.cli.common import (
     print_json,
 )
 from nimproof.errors import UsageError
+from nimproof.reports.text import counterexample_facts
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
@@ -65,8 +67,6 @@ def register(sub: Any) -> None:
 
 def build_claim(args: argparse.Namespace) -> Claim:
     """The claim that ``nimproof check`` decides (:func:`nimproof.api.check_claim`)."""
-    from nimproof.api import check_claim
-
     if args.p_positions is not None and args.heaps is None:
         raise UsageError("--p-positions needs --heaps")
     return check_claim(
@@ -87,7 +87,7 @@ def build_claim(args: argparse.Namespace) -> Claim:
 def run(args: argparse.Namespace) -> int:
     """Decide the claim and print the verdict: exit 0 only when it reaches the required scope
     (``--require``, else the claim's whole domain), 1 otherwise."""
-    from nimproof.provers.isolate import decide
+    from nimproof.provers.isolate import decide  # lazy: start-up time (numba, z3, numpy)
 
     claim = build_claim(args)
     verdict = decide(claim, args.timeout)
@@ -104,7 +104,7 @@ def print_verdict(verdict: Verdict, claim: Claim) -> None:
     scope, each method's row, and the counterexample in words."""
     from rich.markup import escape
 
-    from nimproof.provers import ALL_SCOPE
+    from nimproof.provers import ALL_SCOPE  # lazy: start-up time (numba, z3, numpy)
 
     style = STATUS_STYLE[verdict.status]
     scope = {
@@ -141,8 +141,6 @@ def print_verdict(verdict: Verdict, claim: Claim) -> None:
             soft_wrap=True,
         )
     if verdict.counterexample:
-        from nimproof.reports.text import counterexample_facts
-
         cx = verdict.counterexample.to_json()
         label = "counterexample" if cx["rechecked"] else "candidate counterexample (not confirmed)"
         console.print(f"  {label}: {cx['explanation']}", markup=False, soft_wrap=True)

@@ -1,52 +1,35 @@
 """Shared command-line plumbing: consoles, progress bars, argument types.
 
-Nothing heavy is imported here: the rich consoles are made on first use, so
-``nimproof --help`` and ``--version`` start without loading rich.
+The consoles and progress bars live in :mod:`nimproof.progress` (the library
+uses them too) and are re-exported here. Nothing heavy is imported: the rich
+consoles are made on first use, so ``nimproof --help`` starts without rich.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
+import re
 import sys
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import Any
 
-if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.progress import Progress
+from nimproof.progress import console, err_console, progress, progress_callback, real_console
 
+__all__ = [
+    "MAX_N",
+    "STATUS_STYLE",
+    "add_command",
+    "add_whole_number",
+    "bounded_int",
+    "console",
+    "err_console",
+    "print_json",
+    "progress",
+    "progress_callback",
+    "real_console",
+]
 
-class _LazyConsole:
-    """A rich console made on first use (rich costs a tenth of a second to import)."""
-
-    def __init__(self, **options: Any) -> None:
-        self._options = options
-        self._console: Console | None = None
-
-    @property
-    def real(self) -> Console:
-        """The rich console itself (for code that checks its type)."""
-        if self._console is None:
-            from rich.console import Console
-
-            class _Console(Console):
-                # rich ends the program with exit code 1 on a closed pipe; nimproof's
-                # main turns the error into a quiet exit 0 (``nimproof games | head``).
-                def on_broken_pipe(self) -> None:
-                    self.quiet = True
-                    raise BrokenPipeError
-
-            self._console = _Console(**self._options)
-        return self._console
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-
-console = cast("Console", _LazyConsole(highlight=False))
-err_console = cast("Console", _LazyConsole(stderr=True, highlight=False))
 
 #: Largest heap bound any command accepts; larger asks are refused with a clear error.
 MAX_N = 10**8
@@ -55,24 +38,50 @@ MAX_N = 10**8
 STATUS_STYLE = {"proved": "green", "checked": "cyan", "refuted": "red", "unknown": "yellow"}
 
 
-def real_console(c: Console) -> Console:
-    """The rich console behind ``c`` (``c`` itself when it is not lazy)."""
-    return c.real if isinstance(c, _LazyConsole) else c
+#: Digits of the largest number a bound may be written with (more is refused unread).
+_MAX_DIGITS = 40
+_POWER = re.compile(r"(\d{1,4})(\*\*|\^|e)(\d{1,3})")
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` read as a whole number: digits (a leading ``-`` allowed), or a power
+    written ``10**15``, ``10^15`` or ``1e15``; None when it is none of these.
+
+    Nothing else is evaluated. A number beyond 40 digits (or a power that large)
+    reads as ``10**40``, larger than every bound, so it is answered "too large"
+    without being computed."""
+    t = text.strip()
+    sign = -1 if t.startswith("-") else 1
+    body = t[1:] if sign < 0 else t
+    if body.isascii() and body.isdigit():
+        if len(body.lstrip("0")) > _MAX_DIGITS:
+            return sign * 10**_MAX_DIGITS  # stands for "more than any bound"
+        return sign * int(body)
+    m = _POWER.fullmatch(body)
+    if m is None:
+        return None
+    base, op, exp = int(m[1]), m[2], int(m[3])
+    if op == "e":
+        return sign * base * 10 ** min(exp, _MAX_DIGITS)
+    if base > 1 and exp * len(str(base)) > _MAX_DIGITS + 4:
+        return sign * 10**_MAX_DIGITS
+    return sign * base**exp
 
 
 def bounded_int(low: int, high: int, what: str) -> Any:
-    """An argparse type: a whole number in ``[low, high]``; the error names ``what``."""
+    """An argparse type: a whole number in ``[low, high]`` (see :func:`whole_number`); the
+    error names ``what`` and, for a number out of range, the allowed range."""
 
     def convert(text: str) -> int:
-        t = text.strip()
-        if not t.lstrip("-").isdigit() or len(t) > 15:
+        v = whole_number(text)
+        if v is None:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
-        v = int(t)
         if v < low:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {low}, got {v}")
+            raise argparse.ArgumentTypeError(f"{what} must be at least {low:,}, got {text.strip()}")
         if v > high:
+            shown = f"{v:,}" if v < 10**_MAX_DIGITS else f"{text.strip()[:20]}..."
             raise argparse.ArgumentTypeError(
-                f"{what} must be at most {high}, got {v} (absurd bound)"
+                f"{what} is too large: at most {high:,} is allowed, got {shown}"
             )
         return v
 
@@ -84,7 +93,7 @@ def add_command(
 ) -> argparse.ArgumentParser:
     """Add the sub-command ``name``, carried out by ``run``; its one-line help is the one
     ``nimproof --help`` lists (:data:`nimproof.cli.main.COMMANDS`)."""
-    from nimproof.cli.main import COMMANDS
+    from nimproof.cli.main import COMMANDS  # lazy: import cycle with nimproof.cli.main
 
     p: argparse.ArgumentParser = subparsers.add_parser(
         name, help=COMMANDS[name], description=description or None
@@ -103,28 +112,3 @@ def add_whole_number(
 def print_json(obj: Any) -> None:
     """Print one JSON object on stdout (machine-readable output; nothing else is printed)."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-
-
-@contextlib.contextmanager
-def progress(enabled: bool = True) -> Iterator[Progress]:
-    """A rich progress display on stderr (hidden when ``enabled`` is False or stderr is no terminal)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    prog = Progress(
-        # Descriptions are claim ids and specs such as "bouton[heaps=2]": never markup.
-        TextColumn("{task.description}", markup=False, style="bold"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=real_console(err_console),
-        transient=True,
-        disable=not enabled,
-    )
-    with prog:
-        yield prog

@@ -14,7 +14,9 @@ import argparse
 import time
 from typing import Any
 
+from nimproof import datasets  # its names load on first use (pandas, pyarrow)
 from nimproof.cli.common import add_command, console, err_console, print_json, progress
+from nimproof.errors import UsageError
 
 
 def register(subparsers: Any) -> None:
@@ -45,8 +47,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch the sub-command."""
-    from nimproof.errors import UsageError
-
     action = getattr(args, "data_command", None)
     if action is None:
         raise UsageError("nimproof data needs an action: list, verify, build or path")
@@ -58,9 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _path(args: argparse.Namespace) -> int:
-    from nimproof.datasets import data_directory
-
-    root = data_directory(args.data_dir)
+    root = datasets.data_directory(args.data_dir)
     if args.json:
         print_json({"data_dir": str(root.resolve())})
     else:
@@ -72,15 +70,13 @@ def _list(args: argparse.Namespace, *, verify: bool) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from nimproof.datasets import catalog, read, spot_check
-
-    entries = catalog(args.data_dir)
+    entries = datasets.catalog(args.data_dir)
     deep = getattr(args, "deep", 0) if verify else 0
     reference: dict[str, str | None] = {}
     if deep > 0:
         for e in entries:
             if e.ok:
-                reference[str(e.path)] = spot_check(read(e.path), deep)
+                reference[str(e.path)] = datasets.spot_check(datasets.read(e.path), deep)
     failed = [e for e in entries if not e.ok] + [e for e in entries if reference.get(str(e.path))]
     if args.json:
         rows = []
@@ -124,27 +120,27 @@ def _list(args: argparse.Namespace, *, verify: bool) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from nimproof.datasets import STANDARD, build, data_directory
-
     started = time.perf_counter()
     with progress(enabled=err_console.is_terminal) as bar:
-        task = bar.add_task("standard tables", total=len(STANDARD))
+        task = bar.add_task("standard tables", total=len(datasets.STANDARD))
 
         def on_start(item: Any) -> None:
-            bar.update(task, description=item.label, completed=STANDARD.index(item))
+            bar.update(task, description=item.label, completed=datasets.STANDARD.index(item))
 
-        build(args.data_dir, items=STANDARD, on_start=on_start)
-        bar.update(task, completed=len(STANDARD))
+        datasets.build(args.data_dir, items=datasets.STANDARD, on_start=on_start)
+        bar.update(task, completed=len(datasets.STANDARD))
     elapsed = time.perf_counter() - started
-    root = data_directory(args.data_dir)
+    root = datasets.data_directory(args.data_dir)
     if args.json:
         print_json(
             {
                 "data_dir": str(root),
-                "built": [s.label for s in STANDARD],
+                "built": [s.label for s in datasets.STANDARD],
                 "seconds": round(elapsed, 2),
             }
         )
     else:
-        console.print(f"{len(STANDARD)} standard tables in {root} ({elapsed:.1f} s)", markup=False)
+        console.print(
+            f"{len(datasets.STANDARD)} standard tables in {root} ({elapsed:.1f} s)", markup=False
+        )
     return 0

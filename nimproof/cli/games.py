@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 from nimproof.cli.common import add_command, console, print_json
+from nimproof.games import all_families, parse_spec
+from nimproof.games import plugins as plugin_module
 
 #: Positions used in the example commands of multi-heap families.
 _MULTI_EXAMPLE = {"sum": "4 6 7", "staircase": "3 1 4", "moves": "3 5"}
@@ -40,18 +42,13 @@ def example_command(name: str, spec: str, multi_heap: bool) -> str:
 
 def _heaps_of(spec: str) -> str:
     """Three small heaps, or as many as the family's positions have (its move description says)."""
-    from nimproof.games import parse_spec
-
     fixed = parse_spec(spec).moves_spec.heap_count()
     return " ".join(["3", "5", "7", "2", "4"][: fixed or 3])
 
 
 def listing() -> dict[str, list[dict[str, Any]]]:
     """The families (name, summary, example, command, aliases, multi_heap) and the plugins."""
-    from nimproof.games import all_families
-
     registered = all_families()  # first: registration order is the order shown
-    from nimproof.games import plugins as plugin_module
 
     plugin_module._load_entry_points()
     families = [

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from nimproof import __version__
+from nimproof.cli.common import err_console
 from nimproof.errors import NimproofError, UsageError
 
 #: Each command is a module ``nimproof.cli.<name>`` defining ``register(subparsers)``,
@@ -148,8 +149,6 @@ def build_parser(only: str | None = None, *, every: bool = False) -> argparse.Ar
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    from nimproof.cli.common import err_console
-
     words = list(sys.argv[1:] if argv is None else argv)
     try:
         plugins, words = split_plugins(words)
@@ -163,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.plugin = plugins
         args.argv = list(sys.argv[1:] if argv is None else argv)  # the line as typed
         if plugins:
+            # lazy: start-up time (only with --plugin)
             from nimproof.games.plugins import load_plugin_file
 
             for path in plugins:

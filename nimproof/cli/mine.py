@@ -25,6 +25,9 @@ from nimproof.cli.common import (
     progress,
 )
 from nimproof.errors import UsageError
+from nimproof.games import parse_spec
+from nimproof.games.base import MultiHeapGame
+from nimproof.output import output_dir, output_file, write_text
 
 if TYPE_CHECKING:
     from nimproof.miner.pipeline import Request
@@ -146,6 +149,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def requests_from(args: argparse.Namespace) -> list[Request]:
     """The requests a command line asks for (UsageError for inconsistent options)."""
+    # lazy: start-up time (numba, z3, sympy)
     from nimproof.miner.defaults import default_requests
     from nimproof.miner.pipeline import DEFAULT_HEAPS, Request
 
@@ -166,19 +170,13 @@ def requests_from(args: argparse.Namespace) -> list[Request]:
     heaps = parse_values(args.heaps, "--heaps") if args.heaps else ()
     spec = args.spec.strip()
     if spec.startswith("plugin:") and not axes:
-        from nimproof.games import parse_spec
-
         game = parse_spec(spec)  # an unknown plugin gets the registry's own message
         raise UsageError(
             f"{game.spec} is a plugin game: the miner reads heap tables and boxes of heaps; "
             f"see its values with 'nimproof table {game.spec} --max-size S'"
         )
-    if not heaps and not axes:
-        from nimproof.games import parse_spec
-        from nimproof.games.base import MultiHeapGame
-
-        if isinstance(parse_spec(spec), MultiHeapGame):
-            heaps = DEFAULT_HEAPS
+    if not heaps and not axes and isinstance(parse_spec(spec), MultiHeapGame):
+        heaps = DEFAULT_HEAPS
     return [
         Request(
             spec,
@@ -206,8 +204,7 @@ def _command_line(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nimproof mine``; 0 on success, 2 for bad input."""
-    from nimproof.miner.run import run
-    from nimproof.output import output_dir, output_file
+    from nimproof.miner.run import run  # lazy: start-up time (numba, z3, sympy)
 
     requests = requests_from(args)
     write_dir = output_dir(args.write, "--write folder") if args.write else None
@@ -239,11 +236,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_reports(report: str, result: RunResult) -> None:
     """The mining report as Markdown at ``report`` and as HTML beside it (``.html``)."""
+    # lazy: start-up time (numba, z3, sympy)
     from pathlib import Path
 
     from nimproof.miner.report import mined_markdown
     from nimproof.miner.report_html import mined_html
-    from nimproof.output import write_text
 
     out = Path(report)
     if report != "-":
@@ -299,7 +296,7 @@ def show(result: RunResult) -> None:
 
 def _show_residue_tables(result: RunResult) -> None:
     """Each conjectured one-heap rule that depends on ``n mod a``, as a residue table."""
-    from nimproof.miner.readable import residue_table
+    from nimproof.miner.readable import residue_table  # lazy: start-up time (numba, z3, sympy)
 
     for c in result.conjectures:
         if c.role != "conjecture" or not c.guess.spec.states_values or not c.guess.formula:

@@ -17,8 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from nimproof.api import misere_check, misere_quotient
 from nimproof.cli.common import add_command, add_whole_number, console, print_json, progress
 from nimproof.errors import UsageError
+from nimproof.games.registry import parse_spec
+from nimproof.misere.atlas import summary, sweep
 
 
 def register(subparsers: Any) -> None:
@@ -80,9 +83,6 @@ def _heaps(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Compute, print, and (with ``--check``) cross-check; exit 1 when the check disagrees."""
-    from nimproof.api import misere_quotient
-    from nimproof.games.registry import parse_spec
-
     if args.atlas:
         return _atlas(args)
     if not args.spec:
@@ -112,8 +112,6 @@ def run(args: argparse.Namespace) -> int:
         out["position"] = heaps
         out["p_position"] = q.is_p(heaps)
     if args.check:
-        from nimproof.api import misere_check
-
         count, bad = misere_check(q, args.check_heaps, args.check_total)
         out["check"] = {
             "sums": count,
@@ -213,12 +211,12 @@ def _show(q: Any, out: dict[str, Any]) -> None:
 
 def _atlas(args: argparse.Namespace) -> int:
     """The misère atlas (see :mod:`nimproof.misere.atlas`); writes OUT/misere_atlas.parquet and .md."""
+    # lazy: start-up time (pandas, pyarrow, numpy, rich)
     from collections import Counter
     from pathlib import Path
 
     from nimproof.atlas.families import family_specs
     from nimproof.cli.progress import rate_progress
-    from nimproof.misere.atlas import summary, sweep
 
     if args.spec:
         raise UsageError("misere --atlas sweeps a family; use --codes to name games")

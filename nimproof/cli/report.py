@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 from nimproof.cli.common import add_command, console
+from nimproof.output import output_dir
+from nimproof.reports import read_results, write_reports
 
 
 def register(subparsers: Any) -> None:
@@ -33,9 +35,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the results and write the reports; a missing or malformed file is an error (exit 2)."""
-    from nimproof.output import output_dir
-    from nimproof.reports import read_results, write_reports
-
     out = output_dir(args.out, "--out folder")
     meta, results = read_results(args.results)
     written = write_reports(

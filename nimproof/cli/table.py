@@ -32,10 +32,9 @@ the compiled engines, reusing stored tables (``data/``, ``$NIMPROOF_DATA`` or
 from __future__ import annotations
 
 import argparse
-import contextlib
 import shutil
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import (
@@ -43,11 +42,12 @@ from nimproof.cli.common import (
     add_command,
     add_whole_number,
     console,
-    err_console,
     print_json,
-    progress,
+    progress_callback,
 )
 from nimproof.errors import UsageError
+from nimproof.games import parse_spec
+from nimproof.output import output_file
 from nimproof.verdict import jsonable
 
 if TYPE_CHECKING:
@@ -57,9 +57,6 @@ if TYPE_CHECKING:
 #: Box methods (the same tuple as :data:`nimproof.engines.multi.METHODS`, kept here
 #: so that building the parser does not import the engines; a test compares them).
 BOX_METHODS = ("auto", "sieve", "direct", "xor")
-#: Moves the reference implementation may enumerate for a one-heap table before the
-#: compiled engines take over (it answers in well under a tenth of a second).
-REFERENCE_BUDGET = 300_000
 #: Largest plugin size bound accepted.
 MAX_PLUGIN_SIZE = 64
 #: Largest --max-n (tables above MAX_N heaps are streamed with --out; engines refuse more
@@ -107,43 +104,22 @@ def register(subparsers: Any) -> None:
     )
 
 
-def is_multi_heap(game: Game) -> bool:
-    """True for families whose positions are several heaps (not sums of one heap game)."""
-    from nimproof.games import MultiHeapGame
-
-    base = getattr(game, "base", game)
-    return isinstance(base, MultiHeapGame)
-
-
-@contextlib.contextmanager
-def progress_callback(description: str) -> Iterator[Callable[[int, int], None]]:
-    """A ``progress(done, total)`` callback drawing a rich bar on stderr (when it is a terminal)."""
-    with progress(enabled=err_console.is_terminal) as bar:
-        task = bar.add_task(description, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
 def run(args: argparse.Namespace) -> int:
     """Compute or load the table and print (or export) it."""
-    from nimproof.games import PluginGame, parse_spec
-    from nimproof.output import output_file
+    # lazy: start-up time (the table service loads the numba engines; --help must not)
+    from nimproof import tables
 
     game = parse_spec(args.spec)
     if args.threads is not None:
-        from nimproof.engines.sparse import use_threads
+        from nimproof.engines.sparse import use_threads  # lazy: start-up time (numba)
 
         use_threads(args.threads)
     csv_out = output_file(args.csv, "CSV file") if args.csv else None
-    base = getattr(game, "base", game)
-    if isinstance(base, PluginGame):
-        return _plugin(game, base, args, csv_out)
+    if tables.is_plugin(game):
+        return _plugin(game, args, csv_out)
     if args.max_size is not None:
         raise UsageError("--max-size is for plugin games; heap games take --max-n or --max-heap")
-    if args.heaps is not None or args.max_heap is not None or is_multi_heap(game):
+    if args.heaps is not None or args.max_heap is not None or tables.is_multi_heap(game):
         return _box(game, args, csv_out)
     if args.max_n is None:
         raise UsageError(f"give --max-n N for the table of {game.spec} (heaps 0..N)")
@@ -187,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 def too_long_for_text(game: Game, max_n: int) -> bool:
     """True when ``game``'s engine reaches ``max_n`` (beyond its limit, the engine's own
     refusal names the limit). Imports the engines: called only for long tables."""
-    from nimproof.engines.heap import plan_heap
+    from nimproof.engines.heap import plan_heap  # lazy: start-up time (numba, numpy)
 
     return max_n <= plan_heap(game).limit
 
@@ -195,28 +171,13 @@ def too_long_for_text(game: Game, max_n: int) -> bool:
 def heap_values(
     game: Game, max_n: int, *, save: bool = False, data_dir: str | None = None
 ) -> tuple[list[int], str, str]:
-    """The values of heaps ``0..max_n``, the engine that made them and where they came from.
-
-    A stored table is reused; otherwise a small normal-play table (not to be
-    saved) is computed by the reference implementation (engine
-    ``reference``), and everything else by the compiled engines.
-    """
-    from nimproof.datasets.paths import data_directory, file_name
-    from nimproof.games import HeapGame
-
-    stored = (data_directory(data_dir) / file_name(game.spec)).exists()
-    if not save and not stored and isinstance(game, HeapGame) and not game.misere:
-        from nimproof.engines.reference import heap_table_within
-
-        small = heap_table_within(game, max_n, REFERENCE_BUDGET)
-        if small is not None:
-            return small, "reference", "computed"
-    from nimproof.datasets import fetch_heap
+    """:func:`nimproof.tables.heap_table` with a progress bar: the values of heaps
+    ``0..max_n``, the engine that made them and where they came from."""
+    from nimproof import tables  # lazy: start-up time (numba engines)
 
     with progress_callback(f"{game.spec}: heaps 0..{max_n:,}") as cb:
-        got = fetch_heap(game, max_n, data_dir=data_dir, progress=cb, store=save)
-    assert got.values is not None
-    return [int(v) for v in got.values], got.engine, got.source
+        got = tables.heap_table(game, max_n, save=save, data_dir=data_dir, progress=cb)
+    return got.as_list(), got.engine, got.source
 
 
 def fit_columns(count: int, widest: int, label: int, width: int | None = None) -> int:
@@ -247,8 +208,8 @@ def write_rows(values: Sequence[int], columns: int | None = None) -> None:
 
 
 def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
-    from nimproof.datasets import fetch_multi
-    from nimproof.engines.multi import resolve_method
+    from nimproof import tables  # lazy: start-up time (numba engines)
+    from nimproof.engines.multi import resolve_method  # lazy: start-up time (numba)
 
     if args.heaps is None or args.max_heap is None:
         raise UsageError(
@@ -258,14 +219,14 @@ def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
     if args.max_n is not None:
         raise UsageError("--max-n is for one-heap tables; a box takes --heaps and --max-heap")
     with progress_callback(f"{game.spec}: {args.heaps} heaps <= {args.max_heap}") as cb:
-        got = fetch_multi(
+        got = tables.box_table(
             game,
             args.heaps,
             args.max_heap,
             method=args.method,
             data_dir=args.data_dir,
             progress=cb,
-            store=args.save,
+            save=args.save,
         )
     assert got.multi is not None
     method = resolve_method(game, args.heaps, args.method)
@@ -280,6 +241,7 @@ def _box(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
 
 def run_stream(game: Game, args: argparse.Namespace) -> int:
     """``--out FILE``: stream the table to parquet in parts; one summary line (or JSON)."""
+    # lazy: start-up time (rich, numba, pandas, pyarrow)
     from nimproof.cli.progress import rate_progress
     from nimproof.datasets.stream import stream_table
 
@@ -415,9 +377,9 @@ def _grid(table: MultiTable, columns: int | None) -> None:
             out.write("\n")
 
 
-def _plugin(game: Game, base: Any, args: argparse.Namespace, csv_out: Any) -> int:
+def _plugin(game: Game, args: argparse.Namespace, csv_out: Any) -> int:
     """Every position of size at most ``--max-size`` the plugin enumerates, with its value."""
-    from nimproof.engines.reference import value
+    from nimproof.tables import plugin_values  # lazy: start-up time (numba engines)
 
     if args.max_size is None:
         raise UsageError(
@@ -425,8 +387,7 @@ def _plugin(game: Game, base: Any, args: argparse.Namespace, csv_out: Any) -> in
         )
     if args.max_n is not None or args.heaps is not None or args.max_heap is not None:
         raise UsageError("a plugin game's table takes --max-size only")
-    cache: dict[Any, int] = {}
-    rows = [(pos, value(game, pos, cache)) for pos in base.positions(args.max_size)]
+    rows = plugin_values(game, args.max_size)
     if args.json:
         print_json(
             {

@@ -15,21 +15,15 @@ null, with ``from``/``to``, when a move changes several heaps at once.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nimproof.cli.common import add_command, add_whole_number, console, print_json
-from nimproof.errors import UsageError
+from nimproof.games import parse_spec
 from nimproof.verdict import jsonable
 
 if TYPE_CHECKING:
     from nimproof.engines import Move
-    from nimproof.games import Game, Position
 
-#: Largest heap accepted on the command line (Nim, valued by Bouton's theorem, takes any).
-MAX_HEAP_WORD = 10**8
-#: Digits of the largest Nim heap accepted.
-MAX_NIM_DIGITS = 1000
 #: Winning moves listed by default in the readable output (``--limit``).
 DEFAULT_LIMIT = 20
 
@@ -56,64 +50,6 @@ def register(subparsers: Any) -> None:
     )
 
 
-def parse_position(game: Game, words: Sequence[str]) -> Position:
-    """Turn command-line words into a position of ``game``; raises :class:`UsageError`."""
-    from nimproof.games import PluginGame
-
-    base = game.normal
-    if isinstance(base, PluginGame):
-        return base.parse_position(words)
-    nim = is_plain_nim(game)
-    heaps = []
-    for w in words:
-        t = w.strip()
-        if not t.isascii() or not t.isdigit():
-            raise UsageError(f"malformed position: heap sizes are whole numbers >= 0, got {w!r}")
-        digits = len(t.lstrip("0"))
-        limit = 10**MAX_NIM_DIGITS - 1 if nim else MAX_HEAP_WORD
-        if digits > len(str(limit)) or int(t) > limit:
-            shown = t if len(t) <= 30 else f"{t[:12]}...({len(t)} digits)"
-            what = f"{MAX_NIM_DIGITS} digits" if nim else f"{MAX_HEAP_WORD:,}"
-            raise UsageError(f"heap {shown} is too large for this engine: limit {what}")
-        v = int(t)
-        heaps.append(v)
-    spec = game.moves_spec
-    fixed = spec.heap_count()
-    if fixed is not None and len(heaps) != fixed:
-        raise UsageError(
-            f"{game.spec} has {fixed} components: give one heap for each, got {len(heaps)}"
-            if spec.parts(game, fixed) is not None
-            else f"{game.spec} positions have {fixed} heaps, got {len(heaps)}"
-        )
-    return tuple(heaps)
-
-
-def is_plain_nim(game: Game) -> bool:
-    """True for normal-play Nim, whose positions are valued by Bouton's theorem at any size."""
-    from nimproof.games import HeapGame
-
-    return game.moves_spec.nim and isinstance(game, HeapGame) and not game.misere
-
-
-def nim_value(heaps: Sequence[int]) -> tuple[int, list[Move]]:
-    """Bouton: the value of Nim heaps is their xor; a winning move lowers heap ``h`` to ``h ^ x``.
-
-    Exact integer arithmetic, so any heap size works; the moves are every heap
-    ``h`` with ``h ^ x < h`` (``x`` the xor), which are exactly the moves to xor 0.
-    """
-    from nimproof.engines.move import Move
-
-    x = 0
-    for h in heaps:
-        x ^= h
-    moves = []
-    for i, h in enumerate(heaps):
-        if h ^ x < h:
-            target = (*heaps[:i], h ^ x, *heaps[i + 1 :])
-            moves.append(Move(tuple(target), i, h, (h ^ x,)))
-    return x, moves
-
-
 def move_json(m: Move) -> dict[str, Any]:
     """A move as JSON."""
     return {
@@ -126,17 +62,12 @@ def move_json(m: Move) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the position and print its value and winning moves."""
-    from nimproof.games import parse_spec
+    # lazy: start-up time (the engines load numba; ``value --help`` must not)
+    from nimproof.engines.words import parse_position, value_and_moves
 
     game = parse_spec(args.spec)
     position = parse_position(game, args.position)
-    if is_plain_nim(game):
-        value, moves = nim_value(tuple(int(h) for h in position))  # type: ignore[attr-defined]
-    else:
-        from nimproof.engines import position_value, winning_moves
-
-        value = position_value(game, position)
-        moves = winning_moves(game, position) if value != 0 else []
+    value, moves = value_and_moves(game, position)
     if args.json:
         print_json(
             {

@@ -17,8 +17,22 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nimproof.cli.common import STATUS_STYLE, add_command, add_whole_number, console, progress
+from nimproof import __version__
+from nimproof.claims import load_paths
+from nimproof.cli.common import (
+    STATUS_STYLE,
+    add_command,
+    add_whole_number,
+    console,
+    err_console,
+    progress,
+)
 from nimproof.errors import UsageError
+from nimproof.output import output_dir, output_file
+from nimproof.reports import write_reports
+from nimproof.reports.results import scope_text
+from nimproof.reports.text import counterexample_facts
+from nimproof.verdict import STATUSES
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
@@ -81,6 +95,7 @@ def register(sub: Any) -> None:
 
 
 def _one(claim: Claim, timeout: float, certify: Certify | None = None) -> dict[str, Any]:
+    # lazy: start-up time (numba, z3, numpy)
     from nimproof.provers.isolate import decide as decide_one
 
     verdict = decide_one(claim, timeout)
@@ -101,6 +116,7 @@ class Certify:
 
     def hold(self, claim: Claim, verdict: Verdict) -> Verdict:
         """``verdict`` with the second method's result and held to its certificate."""
+        # lazy: start-up time (numba, z3, numpy)
         from nimproof.certificates.build import certify, second_opinion
         from nimproof.provers import auto_witness, prepare
 
@@ -130,9 +146,7 @@ def select(claims: list[Claim], text: str | None) -> list[Claim]:
 
 def run(args: argparse.Namespace) -> int:
     """Check outputs, load and prepare every claim, decide them, print and write the results."""
-    from nimproof.claims import load_paths
-    from nimproof.output import output_dir, output_file
-    from nimproof.provers import prepare
+    from nimproof.provers import prepare  # lazy: start-up time (numba, z3, numpy)
 
     json_out = output_file(args.json, "--json file") if args.json else None
     reports_dir = output_dir(args.reports, "--reports folder") if args.reports else None
@@ -187,15 +201,13 @@ def run(args: argparse.Namespace) -> int:
         payload = {**meta, "summary": summary, "results": ordered}
         json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
     if reports_dir is not None:
-        from nimproof.reports import write_reports
-
         write_reports(ordered, reports_dir, meta=meta, show_progress=not args.quiet)
     return 1 if failed else 0
 
 
 def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str:
     """One line: how many certificates the independent checker accepted, and where they are."""
-    from nimproof.certificates.build import NOT_CHECKED
+    from nimproof.certificates.build import NOT_CHECKED  # lazy: start-up time (numba, z3, numpy)
 
     notes = [m for r in results for m in r["verdict"]["methods"] if m["method"] == "certificate"]
     ok = sum(1 for m in notes if m["status"] == "proved")
@@ -209,14 +221,10 @@ def _certificate_line(results: list[dict[str, Any]], folder: Path | None) -> str
 
 
 def _version() -> str:
-    from nimproof import __version__
-
     return __version__
 
 
 def _stderr_console() -> Any:
-    from nimproof.cli.common import err_console
-
     return err_console
 
 
@@ -224,8 +232,6 @@ def decide(
     claims: list[Claim], jobs: int, timeout: float, *, show: bool, certify: Certify | None = None
 ) -> list[dict[str, Any]]:
     """Every claim's result entry, in the order of ``claims``, with a progress bar."""
-    from nimproof.cli.common import err_console
-
     results: dict[str, dict[str, Any]] = {}
     with progress(show and err_console.is_terminal) as bar:
         task = bar.add_task("verifying", total=len(claims))
@@ -247,8 +253,6 @@ def decide(
 
 
 def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
-    from nimproof.verdict import STATUSES
-
     statuses = [r["verdict"]["status"] for r in results]
     return {
         "claims": len(results),
@@ -279,8 +283,6 @@ def _print_table(results: list[dict[str, Any]], out: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from nimproof.reports.results import scope_text
-
     table = Table(title="nimproof verify", show_lines=False)
     for col in ("claim", "status", "scope", "methods", "time", "ok"):
         table.add_column(col, overflow="fold")
@@ -300,8 +302,6 @@ def _print_table(results: list[dict[str, Any]], out: Any) -> None:
 
 def _print_refutations(results: list[dict[str, Any]], out: Any) -> None:
     """Every refuted claim, and every claim that missed its expectation, with its evidence."""
-    from nimproof.reports.text import counterexample_facts
-
     for r in results:
         v, c = r["verdict"], r["claim"]
         if v["status"] != "refuted" and v["meets_expectation"]:

@@ -11,6 +11,8 @@ import os
 import re
 from pathlib import Path
 
+from nimproof.output import output_dir
+
 ENV_VAR = "NIMPROOF_DATA"
 SUFFIX = ".parquet"
 
@@ -21,6 +23,12 @@ def data_directory(path: str | os.PathLike[str] | None = None) -> Path:
         return Path(path)
     env = os.environ.get(ENV_VAR)
     return Path(env) if env else Path.cwd() / "data"
+
+
+def writable_data_directory(path: str | os.PathLike[str] | None = None) -> Path:
+    """:func:`data_directory`, checked before any work: it is (or can be made) a folder
+    that accepts files; otherwise a one-line :class:`~nimproof.errors.UsageError`."""
+    return output_dir(str(data_directory(path)), "data folder")
 
 
 def file_name(spec: str, layout: str = "heap", heaps: int = 1, method: str = "") -> str:

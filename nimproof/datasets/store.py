@@ -42,7 +42,13 @@ import pyarrow.parquet as pq
 import nimproof
 
 # The data directory and file names live in a module without pandas (see paths.py).
-from nimproof.datasets.paths import ENV_VAR, SUFFIX, data_directory, file_name  # noqa: F401
+from nimproof.datasets.paths import (  # noqa: F401
+    ENV_VAR,
+    SUFFIX,
+    data_directory,
+    file_name,
+    writable_data_directory,
+)
 from nimproof.engines import MultiTable, grundy_table, heap_engine, multi_table
 from nimproof.engines.multi import resolve_method
 from nimproof.errors import DatasetError, UsageError
@@ -186,8 +192,11 @@ def table_path(
 
 def save(table: Table, data_dir: str | os.PathLike[str] | None = None) -> Table:
     """Store ``table`` atomically; returns it with its hash, time stamp and path filled in."""
-    root = data_directory(data_dir)
-    root.mkdir(parents=True, exist_ok=True)
+    root = writable_data_directory(data_dir)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write into data folder {str(root)!r}: {exc.strerror}") from None
     stamped = replace(
         table,
         version=nimproof.__version__,
@@ -370,7 +379,9 @@ def fetch_heap(
     progress: Progress | None = None,
     store: bool = True,
 ) -> Fetched:
-    """Like :func:`get_or_compute`, also saying which engine made the values and how."""
+    """Like :func:`get_or_compute`, also saying which engine made the values and how.
+
+    With ``store``, an unwritable data folder is refused before any computation."""
     path = table_path(game, data_dir=data_dir)
     prefix = None
     if path.exists():
@@ -379,6 +390,8 @@ def fetch_heap(
         if stored.bound >= n_max:
             return Fetched(values[: n_max + 1].copy(), None, stored.engine, "dataset")
         prefix = values
+    if store:
+        writable_data_directory(data_dir)
     values = grundy_table(game, n_max, prefix=prefix, progress=progress)
     engine = heap_engine(game)
     if store:
@@ -424,7 +437,9 @@ def fetch_multi(
     progress: Progress | None = None,
     store: bool = True,
 ) -> Fetched:
-    """Like :func:`get_or_compute_multi`, also saying how the table was obtained."""
+    """Like :func:`get_or_compute_multi`, also saying how the table was obtained.
+
+    With ``store``, an unwritable data folder is refused before any computation."""
     resolved = resolve_method(game, heaps, method)
     path = table_path(game, heaps=heaps, method=resolved, data_dir=data_dir)
     if path.exists():
@@ -435,6 +450,8 @@ def fetch_multi(
             values = None if mt.values is None else mt.values[box].copy()
             sliced = MultiTable(values, mt.p_positions[box].copy(), mt.kind, mt.engine)
             return Fetched(None, sliced, mt.engine, "dataset")
+    if store:
+        writable_data_directory(data_dir)
     mt = multi_table(game, heaps, max_heap, method=resolved, progress=progress)
     if store:
         save(box_table(game, mt, resolved), data_dir)

@@ -36,9 +36,12 @@ import pyarrow.parquet as pq
 
 import nimproof
 from nimproof.datasets.store import META_KEY, atomic_write
+from nimproof.engines import grundy_table, heap_engine
 from nimproof.engines import stream_kernels as stk
+from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
 from nimproof.errors import UsageError
 from nimproof.games.base import Game
+from nimproof.output import output_file
 
 Progress = Callable[[int, int], None]
 
@@ -76,11 +79,14 @@ def stream_table(
 ) -> StreamResult:
     """Compute heaps ``0..n_max`` of ``game`` into the parquet file ``out`` (see the module).
 
-    Refuses (one-line :class:`UsageError`) unfinished parts without
+    Refuses (one-line :class:`UsageError`) an ``out`` that cannot be written (before
+    any work), unfinished parts without
     ``resume``, parts of another game or bound with ``resume``, and a bound
     the engine cannot reach.
     """
     t0 = time.monotonic()
+    if output_file(str(out), "parquet file").is_stdout:
+        raise UsageError("a streamed table is a parquet file: give --out FILE, not standard output")
     path = Path(out)
     folder = parts_dir(path)
     engine, window = _engine(game)
@@ -111,7 +117,6 @@ def _engine(game: Game) -> tuple[str, np.ndarray | None]:
     takes = spec.finite_takes() if spec is not None else None
     if takes is not None and not game.misere:
         return "subtraction-stream", np.array(sorted(takes), dtype=np.int64)
-    from nimproof.engines import heap_engine
 
     return heap_engine(game), None
 
@@ -362,9 +367,6 @@ def _run_window(parts: _Parts, takes: np.ndarray, writer: _Writer) -> int:
 
 def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
     """Every other game: the whole table in memory, written out part by part as it grows."""
-    from nimproof.engines import grundy_table
-    from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
-
     folder, done, part_rows, n_max = parts.folder, parts.done, parts.part_rows, parts.n_max
     stop = n_max + 1
     prefix = np.concatenate([_read_part(folder, i) for i in range(done)]) if done else None

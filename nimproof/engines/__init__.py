@@ -2,7 +2,11 @@
 
 * :func:`grundy_table` - Grundy values (or misère nim-values) of single heaps;
 * :func:`multi_table` - values or P-positions of every position of a box of heaps;
-* :func:`position_value`, :func:`winning_moves` - one position at a time.
+* :func:`position_value`, :func:`winning_moves`, :func:`value_and_moves` - one position
+  at a time (:func:`parse_position` reads one from words, as typed on a command line).
+
+Where a table comes from (stored, reference, engine) is decided by
+:mod:`nimproof.tables`, not here.
 
 The kernels live in :mod:`.heap_kernels` and :mod:`.multi_kernels`, the
 choice of kernel per family in :mod:`.heap` and :mod:`.multi`; the plain
@@ -23,7 +27,8 @@ if TYPE_CHECKING:
     from nimproof.engines.heap import grundy_table, heap_engine, heap_targets_csr, plan_heap
     from nimproof.engines.move import Move
     from nimproof.engines.multi import METHODS, MultiTable, box_table, multi_table
-    from nimproof.engines.positions import heap_values, position_value, winning_moves
+    from nimproof.engines.positions import position_value, winning_moves
+    from nimproof.engines.words import is_plain_nim, nim_value, parse_position, value_and_moves
 
 _WHERE = {
     "grundy_table": ".heap",
@@ -35,7 +40,10 @@ _WHERE = {
     "box_table": ".multi",
     "multi_table": ".multi",
     "Move": ".move",
-    "heap_values": ".positions",
+    "is_plain_nim": ".words",
+    "nim_value": ".words",
+    "parse_position": ".words",
+    "value_and_moves": ".words",
     "position_value": ".positions",
     "winning_moves": ".positions",
 }
@@ -52,9 +60,12 @@ __all__ = [
     "grundy_table",
     "heap_engine",
     "heap_targets_csr",
-    "heap_values",
+    "is_plain_nim",
     "multi_table",
+    "nim_value",
+    "parse_position",
     "plan_heap",
     "position_value",
+    "value_and_moves",
     "winning_moves",
 ]

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from nimproof.engines import grundy_table, heap_engine, reference
 from nimproof.engines import heap_kernels as hk
-from nimproof.engines import reference
 from nimproof.engines.sparse import (
     PeriodCheck,
     Progress,
@@ -129,8 +129,6 @@ def find_period(
         grow = table.extend
         engine = "sparse-space"
     else:
-        from nimproof.engines import grundy_table, heap_engine
-
         engine = heap_engine(game)
         box: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
 

@@ -24,7 +24,7 @@ from math import prod
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.engines.heap import MISERE_SPLIT_MAX_N, MisereHeaps, grundy_table, plan_heap
+from nimproof.engines.heap import MISERE_SPLIT_MAX_N, MisereHeaps
 from nimproof.engines.move import Move
 from nimproof.engines.multi import MAX_CELLS, MAX_MOVES, box_table, moore_masks
 from nimproof.engines.multi_kernels import moore_sieve, staircase_values
@@ -39,6 +39,7 @@ from nimproof.games.base import (
     StairToStair,
     UpToKHeaps,
 )
+from nimproof.tables import heap_values
 
 #: Largest number of positions a plugin evaluation may memoise.
 PLUGIN_MAX_POSITIONS = 2_000_000
@@ -81,21 +82,6 @@ def _heaps(position: Position, what: str = "a heap") -> tuple[int, ...]:
             raise UsageError(f"{what} size must be at least 0, got {x}")
         out.append(int(x))
     return tuple(out)
-
-
-_TABLES: dict[tuple[str, bool], np.ndarray] = {}
-
-
-def heap_values(game: Game, n: int) -> np.ndarray:
-    """Single-heap table of ``game`` up to at least ``n`` (cached, extended incrementally)."""
-    key = (game.spec, game.misere)
-    known = _TABLES.get(key)
-    if known is None or len(known) <= n:
-        # Grow geometrically (many small calls stay linear), within the engine's limit.
-        grown = n if known is None else min(max(n, 2 * (len(known) - 1)), plan_heap(game).limit)
-        known = grundy_table(game, max(n, grown), prefix=known)
-        _TABLES[key] = known
-    return known
 
 
 class _Evaluator:

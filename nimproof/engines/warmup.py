@@ -17,6 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from nimproof.engines import grundy_table, sparse
+from nimproof.games import parse_spec
+
 #: One game per engine the command line reaches for one-heap tables.
 SPECS = (
     "kayles",
@@ -34,10 +37,9 @@ SPECS = (
 
 def warm_up(verbose: bool = False) -> float:
     """Compile (or load) every kernel the common tables use; returns the seconds it took."""
+    # lazy: start-up time (numba, pandas, pyarrow)
     from nimproof.datasets.stream import stream_table
-    from nimproof.engines import grundy_table, sparse
     from nimproof.engines.sparse import SparseTable, period_check, split_rule
-    from nimproof.games import parse_spec
 
     t0 = time.monotonic()
     for spec in SPECS:

@@ -543,7 +543,6 @@ def _check_shift_only(body: nodes.Node, var: str, conv: _Converter, src: ast.AST
     reduction has the same value however far ``bits`` is unrolled (z3 unrolls
     it to the working width, numeric evaluation to 64 bits).
     """
-    from nimproof.expr.nodes import children
 
     def visit(n: nodes.Node, as_shift: bool) -> None:
         if isinstance(n, nodes.Var) and n.name == var and not as_shift:
@@ -554,7 +553,7 @@ def _check_shift_only(body: nodes.Node, var: str, conv: _Converter, src: ast.AST
             visit(n.left, False)
             visit(n.right, True)
             return
-        for c in children(n):
+        for c in nodes.children(n):
             visit(c, False)
 
     visit(body, False)

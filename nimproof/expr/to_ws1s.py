@@ -65,6 +65,7 @@ from nimproof.expr.nodes import (
     SeqDomain,
     Unary,
     Var,
+    children,
 )
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.expr.walk import COMPARISONS, ZECKENDORF_CALLS, UnknownNode, Walker
@@ -455,7 +456,6 @@ def _static(node: Node, env: Mapping[str, object]) -> bool:
         return all(_static(x, env) for x in (dom.start, dom.stop, dom.step)) and _static(
             node.body, inner
         )
-    from nimproof.expr.nodes import children
 
     return all(_static(c, env) for c in children(node))
 

@@ -67,6 +67,8 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from nimproof.errors import EvalError, UsageError
+
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node
 
@@ -356,8 +358,7 @@ class RelationMoves(MoveDescription):
 
     def legal(self, n: int, m: int) -> bool:
         """True when a heap of ``n`` may become a heap of ``m``."""
-        from nimproof.errors import EvalError
-        from nimproof.expr.evaluate import evaluate
+        from nimproof.expr.evaluate import evaluate  # lazy: start-up time (numpy)
 
         if not 0 <= m < n:
             return False
@@ -558,8 +559,7 @@ class PositionRelation(MoveDescription):
 
     def holds(self, p: Sequence[int], q: Sequence[int]) -> bool:
         """True when the relation holds from ``p`` to ``q`` (exact evaluation)."""
-        from nimproof.errors import EvalError
-        from nimproof.expr.evaluate import evaluate
+        from nimproof.expr.evaluate import evaluate  # lazy: start-up time (numpy)
 
         try:
             return bool(evaluate(self.predicate, {"h": tuple(p), "k": tuple(q)}))
@@ -795,8 +795,6 @@ class PluginGame(Game):
     ) -> tuple[int, ...]:
         """The words as whole numbers of at least ``least`` (``count`` of them when given);
         otherwise a :class:`UsageError` saying ``usage``, how a position is written."""
-        from nimproof.errors import UsageError
-
         ok = count is None or len(words) == count
         if not ok or not all(w.isascii() and w.isdigit() and int(w) >= least for w in words):
             raise UsageError(usage)

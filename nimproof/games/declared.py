@@ -44,7 +44,7 @@ class Declared(MultiHeapGame):
     lowers_heaps = False  # the formula may raise a heap (the total still falls)
 
     def __init__(self, heaps: int, text: str) -> None:
-        from nimproof.expr import parse
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         self.heaps = heaps
         self.text = text.strip()
@@ -62,7 +62,7 @@ class Declared(MultiHeapGame):
     def moves(self, position: Position) -> Iterator[Position]:
         import numpy as np
 
-        from nimproof.expr import evaluate_array
+        from nimproof.expr import evaluate_array  # lazy: start-up time (numpy)
 
         h = cast(tuple[int, ...], position)
         if len(h) != self.heaps:
@@ -99,7 +99,7 @@ def _refuse_endless(predicate: Node, heaps: int, text: str) -> None:
 
 
 def _holds(predicate: Node, h: tuple[int, ...], k: tuple[int, ...]) -> bool:
-    from nimproof.expr import evaluate
+    from nimproof.expr import evaluate  # lazy: start-up time (numpy)
 
     try:
         return bool(evaluate(predicate, {"h": h, "k": k}))
@@ -120,7 +120,7 @@ def _search(predicate: Node, heaps: int, text: str) -> tuple[int, ...] | None:
     """A move that does not lower the total, beyond the grid (z3); ``()`` when undecided."""
     import z3
 
-    from nimproof.expr.to_z3 import Unsupported, compile_int
+    from nimproof.expr.to_z3 import Unsupported, compile_int  # lazy: start-up time (z3, numpy)
 
     h = [z3.Int(f"h{i}") for i in range(heaps)]
     k = [z3.Int(f"k{i}") for i in range(heaps)]
@@ -144,6 +144,7 @@ def _search(predicate: Node, heaps: int, text: str) -> tuple[int, ...] | None:
 
 def _mona_lowers(heaps: int, text: str) -> bool:
     """True when MONA proves that every move lowers the total (binary, then Zeckendorf)."""
+    # lazy: start-up time (numpy, z3, numba)
     from nimproof.expr import parse
     from nimproof.expr.to_ws1s import NotExpressible, SetVar, compile_bool
     from nimproof.provers import automata, mona

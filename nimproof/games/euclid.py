@@ -37,7 +37,7 @@ class Euclid(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         return HeapsRelation(2, parse(MOVES, sequences=("h", "k"), result="bool"), MOVES)
 

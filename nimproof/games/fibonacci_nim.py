@@ -34,7 +34,7 @@ class FibonacciNim(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         node = parse(MOVES, sequences=("h", "k"), result="bool")
         return HeapsRelation(2, node, MOVES, weight=(2, 1), raises=True)

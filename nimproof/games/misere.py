@@ -13,7 +13,7 @@ from typing import Any
 
 from nimproof.errors import SpecError
 from nimproof.games.base import Game, HeapGame, MoveSpec, Position, canonical_heaps
-from nimproof.games.registry import family, need_args
+from nimproof.games.registry import family, need_args, parse_spec
 
 
 class Misere(Game):
@@ -61,6 +61,4 @@ class Misere(Game):
     multi_heap=False,
 )
 def _misere(args: str | None) -> Misere:
-    from nimproof.games.registry import parse_spec
-
     return Misere(parse_spec(need_args("misere", args, "the spec of a family")))

@@ -97,6 +97,7 @@ def all_families() -> list[Family]:
 def _load_families() -> None:
     # The family modules register themselves on import; importing them here
     # (not at module import time) keeps this module free of import cycles.
+    # lazy: import cycle with nimproof.games
     from nimproof.games import (  # noqa: F401
         cgsuite,
         coin_turning,

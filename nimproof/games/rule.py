@@ -34,6 +34,7 @@ class Rule(HeapGame):
     """A one-heap game whose moves ``n -> m`` are given by a predicate."""
 
     def __init__(self, text: str) -> None:
+        # lazy: start-up time (numpy)
         from nimproof.expr import parse  # the expression language (and numpy) load on first use
 
         self.text = text.strip()
@@ -46,7 +47,7 @@ class Rule(HeapGame):
     def _reject_raising_moves(self) -> None:
         import numpy as np
 
-        from nimproof.expr import evaluate_array
+        from nimproof.expr import evaluate_array  # lazy: start-up time (numpy)
 
         n, m = np.meshgrid(np.arange(CHECK_UP_TO), np.arange(CHECK_UP_TO), indexing="ij")
         try:
@@ -84,7 +85,7 @@ class Rule(HeapGame):
 
 
 def _holds(predicate: Node, n: int, m: int) -> bool:
-    from nimproof.expr import evaluate
+    from nimproof.expr import evaluate  # lazy: start-up time (numpy)
 
     try:
         return bool(evaluate(predicate, {"n": n, "m": m}))
@@ -101,6 +102,7 @@ def _raising_move(predicate: Node) -> tuple[int, int] | None:
     """
     import z3
 
+    # lazy: start-up time (z3, numpy)
     from nimproof.expr.to_z3 import Unsupported, compile_bv, compile_int
 
     try:

@@ -103,6 +103,7 @@ def _unwrap(text: str) -> str:
     multi_heap=True,
 )
 def _sum(args: str | None) -> Sum:
+    # lazy: import cycle with nimproof.games.registry
     from nimproof.games.registry import parse_spec
 
     text = need_args("sum", args, "components joined by '+'")

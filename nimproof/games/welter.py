@@ -70,7 +70,7 @@ class Welter(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         text = relation(self.k)
         return HeapsRelation(self.k, parse(text, sequences=("h", "k"), result="bool"), text)

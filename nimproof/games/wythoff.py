@@ -31,7 +31,7 @@ class Wythoff(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         return HeapsRelation(2, parse(MOVES, sequences=("h", "k"), result="bool"), MOVES)
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from nimproof import tables
 from nimproof.claims.kinds import NAMES as KIND_NAMES
 from nimproof.errors import EvalError, SpecError, UsageError
 from nimproof.games import parse_spec
 from nimproof.games.base import Game, MultiHeapGame
-from nimproof.miner import tables
 from nimproof.miner.formula import heap_formula_values, periodic_holds, predicate_values, reproduces
 from nimproof.miner.guessers import GUESSERS, Grid, Guesser
 from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, PTable, Table
@@ -155,7 +155,9 @@ def build_grid(request: Request) -> Grid:
         if not request.heaps:
             if isinstance(game, MultiHeapGame):
                 raise UsageError(f"{spec} is a multi-heap game: give --heaps (e.g. --heaps 2..3)")
-            values = tables.heap_values(game, request.max_n)
+            if not tables.is_heap_game(game):
+                raise UsageError(f"{game.spec} is not a one-heap game; mine it with --heaps")
+            values = tables.heap_table(game, request.max_n, stored=False).as_array()
             out.append(HeapTable(spec=spec, game=game, values=values, params=params))
             continue
         for h in request.heaps:

@@ -14,6 +14,9 @@ from typing import Protocol
 
 import numpy as np
 
+from nimproof.expr import parse
+from nimproof.provers.recursion import recursive_values
+
 
 def _atomic(text: str) -> bool:
     """True when ``text`` needs no parentheses as an operand.
@@ -131,9 +134,6 @@ def recursive_formula(pieces: Sequence[Piece], values: np.ndarray) -> str | None
     are written out as exceptions (``0 if n == 2 else ...``). None when that
     does not reproduce ``values`` up to there.
     """
-    from nimproof.expr import parse
-    from nimproof.provers.recursion import recursive_values
-
     a = pieces[0].a
     # A rule several residues share goes last, as the ``else`` of the chain.
     texts = [piece.expression() for piece in pieces]

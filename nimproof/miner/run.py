@@ -25,6 +25,7 @@ from nimproof.games.base import MultiHeapGame
 from nimproof.miner import writer
 from nimproof.miner.model import Guess
 from nimproof.miner.pipeline import FamilyResult, Request, fill, mine
+from nimproof.provers import verify_claim
 from nimproof.verdict import MethodResult, Scope, Verdict
 
 Verifier = Callable[[Claim, float], Any]
@@ -128,8 +129,6 @@ def default_verifier(claim: Claim, timeout: float) -> Verdict:
     A claim the verifier refuses to take up (say, a kind it cannot check for
     this game) gets an ``unknown`` verdict naming the reason; mining goes on.
     """
-    from nimproof.provers import verify_claim
-
     try:
         return verify_claim(claim, timeout=timeout)
     except NimproofError as exc:

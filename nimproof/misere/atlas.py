@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.errors import UsageError
+from nimproof.misere.quotient import misere_quotient
+from nimproof.output import output_dir
 
 #: Seconds between two writes of the parquet file during a sweep.
 SAVE_EVERY = 5.0
@@ -49,8 +51,6 @@ def atlas_file(out: str | os.PathLike[str]) -> Path:
 
 def analyse(spec: str, max_heap: int, max_positions: int) -> dict[str, Any]:
     """One atlas row (never raises: a failure is a row with status ``error``)."""
-    from nimproof.misere.quotient import misere_quotient
-
     t0 = time.monotonic()
     try:
         q = misere_quotient(spec, max_heap, max_positions=max_positions)
@@ -112,7 +112,7 @@ def save(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Path:
     """Write the rows atomically, ordered by code."""
     import pandas as pd
 
-    from nimproof.datasets.store import atomic_write
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba, pandas, pyarrow)
 
     path = atlas_file(out)
     try:
@@ -139,8 +139,10 @@ def sweep(
     """Compute the quotient of every spec (Dask, or this process with ``workers=0``).
 
     Returns the rows of ``specs`` and how many were computed now (the others
-    were kept from the file).
+    were kept from the file). An ``out`` that cannot become a writable folder is
+    refused (:class:`UsageError`) before any game is computed.
     """
+    output_dir(str(out), "misère atlas folder")
     kept = {r["code"]: r for r in load(out)}
 
     def done(row: dict[str, Any]) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nimproof.errors import UsageError
+from nimproof.games.registry import parse_spec
 from nimproof.misere.construct import Builder, QuotientTooLarge
 from nimproof.misere.monoid import Monoid
 
@@ -182,8 +183,6 @@ def heap_rules(spec: str, max_heap: int) -> tuple[Callable[[int], Any], int | No
     Refuses (:class:`UsageError`) a heap bound outside ``1..MAX_HEAP`` and a
     game without one-heap rules.
     """
-    from nimproof.games.registry import parse_spec
-
     if not 1 <= max_heap <= MAX_HEAP:
         raise UsageError(f"the heap bound must be between 1 and {MAX_HEAP}, got {max_heap}")
     game = parse_spec(spec)

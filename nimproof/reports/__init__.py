@@ -18,21 +18,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from nimproof.reports.results import load_results, read_results
+
 __all__ = ["load_results", "read_results", "write_reports"]
-
-
-def load_results(path: str | Path) -> list[dict[str, Any]]:
-    """The entries of a results file (see :func:`nimproof.reports.results.load_results`)."""
-    from nimproof.reports.results import load_results as load
-
-    return load(path)
-
-
-def read_results(path: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """The run's metadata (nimproof, profile, command) and the entries of a results file."""
-    from nimproof.reports.results import read_results as read
-
-    return read(path)
 
 
 def write_reports(
@@ -54,7 +42,7 @@ def write_reports(
     draws a bar on a terminal's stderr instead). Raises
     :class:`~nimproof.errors.UsageError` for malformed entries.
     """
-    from nimproof.reports.write import write_all
+    from nimproof.reports.write import write_all  # lazy: start-up time (matplotlib)
 
     return write_all(
         results,

@@ -32,6 +32,7 @@ from nimproof.games import (
     PluginGame,
     parse_spec,
 )
+from nimproof.output import atomic_write_bytes
 
 DPI = 110
 MAX_SEQUENCE = 1100  # heaps shown at most in a sequence plot
@@ -71,8 +72,6 @@ def _style() -> Iterator[None]:
 def _save(fig: Figure, path: Path) -> None:
     """Write the picture atomically: a run killed meanwhile leaves the old file or the new one."""
     import io
-
-    from nimproof.output import atomic_write_bytes
 
     FigureCanvasAgg(fig)
     buf = io.BytesIO()

@@ -66,6 +66,7 @@ def formula_latex(claim: dict[str, Any], text: str | None = None) -> str | None:
     if not source:
         return None
     try:
+        # lazy: start-up time (numpy)
         from nimproof.expr import parse
         from nimproof.expr.latex import to_latex
     except ImportError:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from nimproof.output import atomic_write_text
+from nimproof.progress import err_console, progress
 from nimproof.reports.html import write_html
 from nimproof.reports.pages import claim_page, index_page, timings_page
 from nimproof.reports.plots import Plotter
@@ -21,8 +22,6 @@ def _bar(
     if not show:
         yield (lambda done: on_page(done, total)) if on_page else (lambda done: None)
         return
-    from nimproof.cli.common import err_console, progress
-
     with progress(err_console.is_terminal) as bar:
         task = bar.add_task("writing reports", total=total)
 

@@ -116,6 +116,19 @@ def test_json_into_a_fifo_writes_in_place(corpus: Path, tmp_path: Path) -> None:
         ["report", "--json", "{results}", "--out", "{blocker}/reports"],
         ["table", "kayles", "--max-n", "10", "--csv", "{blocker}/t.csv"],
         ["mine", "knim:2", "--max-n", "40", "--no-verify", "--write", "{blocker}"],
+        # Paths under a regular file, and under /proc (where root passes every permission
+        # check but nothing can be created): each once ended in a traceback, or after the run.
+        ["verify", "{corpus}", "--json", "/proc/nimproof-results.json"],
+        ["verify", "{corpus}", "--reports", "/proc/nimproof-reports"],
+        ["verify", "{corpus}", "--reports", "{blocker}/reports"],
+        ["atlas", "--codes", "0.16", "--max-n", "50", "--workers", "0", "--out", "{blocker}/a"],
+        ["atlas", "--codes", "0.16", "--max-n", "50", "--workers", "0", "--out", "/proc/nimproof"],
+        ["table", "kayles", "--max-n", "100", "--out", "{blocker}/t.parquet"],
+        ["table", "kayles", "--max-n", "100", "--out", "/proc/nimproof-t.parquet"],
+        ["table", "kayles", "--max-n", "10", "--save", "--data-dir", "/proc/nimproof-data"],
+        ["data", "build", "--data-dir", "{blocker}/data"],
+        ["data", "build", "--data-dir", "/proc/nimproof-data"],
+        ["misere", "--atlas", "--codes", "0.75", "--workers", "0", "--out", "{blocker}/m"],
     ],
 )
 def test_unwritable_output_is_one_line_exit_2_before_any_work(
@@ -211,3 +224,28 @@ def test_table_csv_to_stdout_and_to_a_file(tmp_path: Path) -> None:
     out = tmp_path / "k.csv"
     assert nimproof("table", "kayles", "--max-n", "12", "--csv", str(out)).returncode == 0
     assert out.read_text(encoding="utf-8").splitlines() == lines
+
+
+LONG_ID = "a-claim-id-much-longer-than-eighty-columns." + "x" * 60 + ".end"
+
+
+def test_output_to_a_pipe_is_not_wrapped_at_eighty_columns(tmp_path: Path) -> None:
+    folder = tmp_path / "conj"
+    folder.mkdir()
+    claim = GRID_AND_TYPO.split("[[claim]]")[2].replace('id = "typo"', f'id = "{LONG_ID}"')
+    (folder / "long.toml").write_text("[[claim]]" + claim, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    run = subprocess.run(  # stdout is a pipe, and no COLUMNS says how wide it is
+        [sys.executable, "-m", "nimproof", "verify", str(folder), "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**env, "NO_COLOR": "1"},
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if "│" in line and "refuted" in line]
+    assert len(rows) == 1 and LONG_ID in rows[0], run.stdout  # the table's row: id unbroken
+    long_lines = [line for line in run.stdout.splitlines() if len(line) > 80]
+    assert long_lines, "every line was cut to 80 columns"

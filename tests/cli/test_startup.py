@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from nimproof.cli.main import COMMANDS
+
 HEAVY = ("numba", "z3", "sympy", "pandas", "pyarrow", "matplotlib", "nimproof.miner", "scipy")
 
 PROBE = """
@@ -81,3 +83,12 @@ def test_importing_nimproof_is_light() -> None:
     )
     modules = set(json.loads(run.stdout))
     assert heavy(modules) == [] and "numpy" not in modules
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_help_imports_no_heavy_library(command: str) -> None:
+    # Imports moved to the top of command modules must stay light: ``COMMAND --help``
+    # loads the command's module and nothing heavy (no numpy, no rich either).
+    modules = loaded_by(command, "--help")
+    assert heavy(modules) == []
+    assert "numpy" not in modules and "rich" not in modules

@@ -11,7 +11,7 @@ from nimproof.engines import reference
 from nimproof.games import parse_spec
 from nimproof.miner.guessers.multiheap import MultiHeap, library
 from nimproof.miner.pipeline import Request, mine
-from nimproof.miner.tables import reference_p_positions
+from nimproof.tables import reference_p_positions
 
 
 def _best(

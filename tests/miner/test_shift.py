@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from nimproof import tables
 from nimproof.engines import reference
 from nimproof.games import HeapGame, parse_spec
-from nimproof.miner import tables
 from nimproof.miner.guessers.shift import OFFSETS, Shift, find_shift
 from nimproof.miner.model import HeapTable
 from nimproof.miner.pipeline import Request, mine
@@ -20,7 +20,9 @@ POPCOUNT_GAME = "rule:m < n and popcount(m) < popcount(n)"
 
 def _table(spec: str, n_max: int = 300) -> HeapTable:
     game = parse_spec(spec)
-    return HeapTable(spec=spec, game=game, values=tables.heap_values(game, n_max))
+    return HeapTable(
+        spec=spec, game=game, values=tables.heap_table(game, n_max, stored=False).as_array()
+    )
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from typing import Any
 from nimproof.claims.kinds import Grundy
 from nimproof.miner.formula import formula_cost, template
 from nimproof.miner.model import Evidence, Guess, HeapTable, PointKey, Table
+from nimproof.miner.relations import initial_words
 
 #: The share of a one-heap table held out: guesses are found on the rest and must predict it.
 HOLD_OUT = 0.25
@@ -124,6 +125,7 @@ class RecursiveGuesser(HeapGuesser):
     normal_play_only = True
 
     def guess_heap(self, table: HeapTable, cut: int) -> list[Guess]:
+        # lazy: import cycle with nimproof.miner.guessers.periodic
         from nimproof.miner.guessers.periodic import predicted_periodicity
 
         if predicted_periodicity(table.values, cut) is not None:
@@ -138,8 +140,6 @@ class RecursiveGuesser(HeapGuesser):
         self, table: HeapTable, what: str, described: str, formula: str, cut: int
     ) -> Guess:
         """The guess of a recursive definition ``formula``: its ``what`` (rules) read ``described``."""
-        from nimproof.miner.relations import initial_words
-
         size = len(table.values)
         details = (
             f"{what} {described}: found on heaps 0..{cut - 1}, true on heaps up to {size - 1}",
