@@ -47,12 +47,11 @@ from __future__ import annotations
 import ast
 import itertools
 import math
-import re
 from collections import deque
 from typing import Any
 
 from nimproof_check.games import CannotCheck, Rejected
-from nimproof_check.ws1s import PRIMITIVES, _set, run_mona
+from nimproof_check.ws1s import PRIMITIVES, _set, plain_header, run_mona
 
 OWN = """
 pred ck_le(var2 A, var2 B) = ~ck_lt(B, A);
@@ -395,7 +394,10 @@ def small_total(n: int, rows: int) -> int:
     total = 0
     while True:
         box = boards(n, total + 1)
-        if len(box) > MONA_POSITIONS or sum(len(northcott_moves(rows, p)) for p in box) > MONA_MOVES:
+        if (
+            len(box) > MONA_POSITIONS
+            or sum(len(northcott_moves(rows, p)) for p in box) > MONA_MOVES
+        ):
             return total
         total += 1
 
@@ -419,21 +421,6 @@ def instances(rows: int, total: int, labels: dict[tuple[int, ...], str]) -> str:
             f"({targets})) & (ck_S({X}) <=> {loss}) & (S({X}) <=> {loss})))"
         )
     return "\n".join(lines) + ";\n"
-
-
-#: A header may only define predicates and macros (a MONA ``assert``, ``defaultwhere`` or a
-#: top-level formula would change what every formula after it means).
-_STATEMENT = re.compile(r"\s*(ws1s|pred|macro)\b")
-
-
-def plain_header(header: str) -> str:
-    """``header`` when it only declares the logic and defines predicates; Rejected otherwise."""
-    if "ck_" in header:
-        raise Rejected("the header defines names the checker reserves (ck_...)")
-    for statement in header.split(";"):
-        if statement.strip() and not _STATEMENT.match(statement):
-            raise Rejected(f"the header has a statement other than a definition: {statement[:60]!r}")
-    return header
 
 
 def _rows(game: Any, part: dict[str, Any], claim: dict[str, Any]) -> int:

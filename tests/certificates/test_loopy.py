@@ -22,7 +22,7 @@ from nimproof.provers.mona import available
 from nimproof_check import check_path
 from nimproof_check.loopy import boards, northcott_moves, outcomes, plain_header
 from tests.certificates.helpers import certificate, edit_file, load, save
-from tests.certificates.test_tampering import accepted, rejected
+from tests.certificates.test_tampering import rejected
 from tests.provers.helpers import claim
 
 pytestmark = pytest.mark.skipif(not available(), reason="mona is not installed")
@@ -116,7 +116,9 @@ def test_a_weakened_relation_is_rejected(written: Path, tmp_path: Path) -> None:
 def test_a_dropped_obligation_is_rejected(written: Path, tmp_path: Path) -> None:
     path = _copy(written, tmp_path)
     data = load(path)
-    data["proof"]["obligations"] = [o for o in data["proof"]["obligations"] if o["name"] != "answer"]
+    data["proof"]["obligations"] = [
+        o for o in data["proof"]["obligations"] if o["name"] != "answer"
+    ]
     save(path, data)
     rejected(path, "no obligation answer")
     data["proof"]["obligations"] = [
