@@ -37,6 +37,11 @@ winner's answer ``Z`` as formulas in ``x`` (= ``X``) and ``h`` (= ``Y``); it is
 one more conjunct inside the ``ex Z`` of (answer), so it narrows MONA's search
 but cannot make a false obligation valid.
 
+A proof for every position attaches a ``loopy`` certificate part (the claimed
+set, the rank, the hint, the header and both obligations as MONA read them,
+with MONA's answers; ``docs/certificates.md``), which the independent checker
+re-checks with its own moves, WS1S encoding, obligations and outcomes.
+
 A failing obligation is never a refutation by itself (a wrong ``rank`` or
 ``answer`` fails too): the position MONA names is solved exactly when it is small enough and
 refutes only where the claim is wrong there; otherwise the method keeps the
