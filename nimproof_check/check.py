@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nimproof_check import listed, misere, parts, periodic, smt, ws1s
+from nimproof_check import listed, loopy, misere, parts, periodic, smt, ws1s
 from nimproof_check.games import CannotCheck, Rejected, check_game
 
 FORMAT = "nimproof-certificate"
@@ -105,6 +105,8 @@ def check_part(part: Any, game: Any, claim: dict[str, Any], read: Any, timeout: 
         return ws1s.check_part(part, game, read, timeout)
     if kind == "misere-quotient":
         return misere.check_part(part, game, claim, read, timeout)
+    if kind == "loopy":
+        return loopy.check_part(part, game, claim, read, timeout)
     if kind == "ws1s-parts":
         return parts.check_part(part, game, read, timeout)
     if kind == "smt":
@@ -129,11 +131,12 @@ def _matches_claim(proof: Any, claim: Any, game: Any) -> None:
         "smt",
         "listed",
         "misere-quotient",
+        "loopy",
     ) and kind != claim.get("kind"):
         raise Rejected(
             f"the proof is about a {kind} claim; the claim is a {claim.get('kind')} claim"
         )
-    if proof.get("kind") in ("ws1s", "ws1s-parts"):
+    if proof.get("kind") in ("ws1s", "ws1s-parts", "loopy"):
         heaps = claim.get("heaps")
         if isinstance(heaps, int) and heaps != proof.get("heaps"):
             raise Rejected(

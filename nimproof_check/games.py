@@ -15,6 +15,8 @@ A certificate's ``game`` object is one of (``misere``: true for misère play, de
                                               a position and has no move
     {"kind": "fibonacci-nim"}                 (n, t): take 1 .. min(n, t) tokens, and the
                                               next player may take at most twice as many
+    {"kind": "northcott", "rows": R}          Northcott's game, loopy (see .loopy): per row
+                                              gap, mover's room, opponent's room
     {"kind": "graph", "starts": [KEY, ...], "edges": {KEY: [KEY, ...]}}
                                               an explicit finite game: each position (its
                                               JSON text) with its options (plugin games)
@@ -241,6 +243,9 @@ def check_game(game: Any) -> dict[str, Any]:
     elif kind == "welter":
         if not isinstance(game.get("coins"), int) or game["coins"] < 1:
             raise CannotCheck("welter: coins must be a positive whole number")
+    elif kind == "northcott":
+        if not isinstance(game.get("rows"), int) or game["rows"] < 1:
+            raise CannotCheck("northcott: rows must be a positive whole number")
     elif kind not in ("staircase", "wythoff", "fibonacci-nim"):
         raise CannotCheck(f"a game kind this checker does not know: {kind!r}")
     return game
@@ -295,6 +300,8 @@ def moves(game: dict[str, Any], pos: tuple[int, ...]) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
     if game["kind"] == "graph":
         return _graph_moves(game, pos)
+    if game["kind"] == "northcott":  # loopy: outcomes, not values (see .loopy)
+        raise CannotCheck("Northcott's game is loopy: only a loopy part proves its claims")
     rules = slot_rules(game, h)
     if rules is not None:
         for i, rule in enumerate(rules):

@@ -32,6 +32,7 @@ are re-run as written and must be valid.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -82,6 +83,23 @@ def run_mona(text: str, timeout: float) -> tuple[str, str]:
     if out.startswith("A counter-example"):
         return "counterexample", out
     return "error", out[:300]
+
+
+#: A header may only define predicates and macros (a MONA ``assert``, ``defaultwhere`` or a
+#: top-level formula would change what every formula after it means).
+_STATEMENT = re.compile(r"\s*(ws1s|pred|macro)\b")
+
+
+def plain_header(header: str) -> str:
+    """``header`` when it only declares the logic and defines predicates; Rejected otherwise."""
+    if "ck_" in header:
+        raise Rejected("the header defines names the checker reserves (ck_...)")
+    for statement in header.split(";"):
+        if statement.strip() and not _STATEMENT.match(statement):
+            raise Rejected(
+                f"the header has a statement other than a definition: {statement[:60]!r}"
+            )
+    return header
 
 
 def _vars(prefix: str, h: int) -> list[str]:
@@ -278,9 +296,7 @@ def check_part(part: dict[str, Any], game: Any, read: Any, timeout: float) -> li
     plain = game if isinstance(game, dict) else {}
     frame = Frame(h, numeration, lex_order(plain, h))
     moore = plain["k"] if plain.get("kind") == "moore" else 0
-    header = read(part["header"])
-    if "ck_" in header:
-        raise Rejected("the header defines names the checker reserves (ck_...)")
+    header = plain_header(read(part["header"]))
     listed = {ob.get("name", "") for ob in part.get("obligations", [])}
     required = (
         {"identity"}

@@ -20,6 +20,7 @@ from nimproof.games.base import (
     Game,
     HeapsRelation,
     IntervalTakes,
+    LoopyRelation,
     OneHeapOfEach,
     PartMoves,
     SetTakes,
@@ -118,6 +119,14 @@ def _(spec: HeapsRelation, game: Game) -> dict[str, Any] | None:
     if family == "welter" and coins.isdigit() and int(coins) == spec.heaps:
         return {"kind": "welter", "coins": spec.heaps}
     return None  # a relation given by a formula (``rule:``): no plain form
+
+
+@_shape.register
+def _(spec: LoopyRelation, game: Game) -> dict[str, Any] | None:
+    family, _, rows = str(getattr(game, "spec", "")).partition(":")
+    if family == "northcott" and rows.isdigit() and 3 * int(rows) == spec.heaps:
+        return {"kind": "northcott", "rows": int(rows)}
+    return None  # a loopy game the checker does not know
 
 
 def describe_game(game: Game | None) -> dict[str, Any] | None:

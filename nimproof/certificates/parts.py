@@ -67,6 +67,31 @@ def ws1s_parts(
     return part
 
 
+def loopy(
+    predicate: str,
+    heaps: int,
+    rank: Sequence[Sequence[str]],
+    answer: Sequence[str],
+    header: str,
+    obligations: Sequence[tuple[str, str, str]],
+    **facts: Any,
+) -> dict[str, Any]:
+    """The loopy method's part (P-positions of a loopy game, for every position): the claimed
+    set (``predicate``), the ``rank`` (levels of terms, compared lexicographically), the
+    winner's ``answer`` hint (may be empty), the header (``M``, ``S`` and their helpers) and
+    each obligation ``(name, body, MONA's answer)`` as MONA read it (header and body)."""
+    part = ws1s("p_positions", heaps, False, header, obligations)
+    part.update(
+        kind="loopy",
+        predicate=predicate,
+        rank=[[str(t) for t in level] for level in rank],
+        answer=[str(a) for a in answer],
+        **facts,
+    )
+    del part["numeration"]
+    return part
+
+
 def smt(claim_kind: str, queries: Sequence[dict[str, str]], **facts: Any) -> dict[str, Any]:
     """A z3 method's part: every query it decided, in SMT-LIB 2, with z3's answer and role."""
     texts = {}

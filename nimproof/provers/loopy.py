@@ -37,6 +37,11 @@ winner's answer ``Z`` as formulas in ``x`` (= ``X``) and ``h`` (= ``Y``); it is
 one more conjunct inside the ``ex Z`` of (answer), so it narrows MONA's search
 but cannot make a false obligation valid.
 
+A proof for every position attaches a ``loopy`` certificate part (the claimed
+set, the rank, the hint, the header and both obligations as MONA read them,
+with MONA's answers; ``docs/certificates.md``), which the independent checker
+re-checks with its own moves, WS1S encoding, obligations and outcomes.
+
 A failing obligation is never a refutation by itself (a wrong ``rank`` or
 ``answer`` fails too): the position MONA names is solved exactly when it is small enough and
 refutes only where the claim is wrong there; otherwise the method keeps the
@@ -45,13 +50,15 @@ bounded scope of part 1.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
+from nimproof.certificates import parts as certificate_parts
 from nimproof.engines.loopy import Outcome, closure, fixpoint, retrograde
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import parse
@@ -119,11 +126,27 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         return _result("proved", f"{checked}; {mona.MISSING}", t0, stats, bounded)
     family_answer = list(getattr(ctx.game.moves_spec, "answer", ()))
     answer = options.get("answer", family_answer)
+    hint = [str(a) for a in answer]
     try:
-        files = obligations(ctx, list(rank), [str(a) for a in answer])
+        header, files = written(ctx, list(rank), hint)
     except (NotExpressible, UsageError) as exc:
         return _result("proved", f"{checked}; {exc}", t0, stats, bounded)
-    return _prove(ctx, files, options, (checked, bounded), t0, stats)
+    proof = _Proof(header, files, _levels(rank), hint)
+    return _prove(ctx, proof, options, (checked, bounded), t0, stats)
+
+
+class _Proof(NamedTuple):
+    """The all-positions proof as written: the header, the obligation files (name, body after
+    the header), the rank's levels and the answer hint (for the certificate)."""
+
+    header: str
+    files: list[tuple[str, str]]
+    rank: list[list[str]]
+    answer: list[str]
+
+
+def _levels(rank: list[Any]) -> list[list[str]]:
+    return [[str(level)] if isinstance(level, str) else [str(t) for t in level] for level in rank]
 
 
 def _result(
@@ -226,6 +249,15 @@ def obligations(
     ctx: ClaimContext, rank: list[Any], answer: list[str] | None = None
 ) -> list[tuple[str, str]]:
     """The MONA files (name, text) of the all-positions proof (see the module docstring)."""
+    header, files = written(ctx, rank, answer)
+    return [(name, header + body) for name, body in files]
+
+
+def written(
+    ctx: ClaimContext, rank: list[Any], answer: list[str] | None = None
+) -> tuple[str, list[tuple[str, str]]]:
+    """The header (prelude, ``M``, ``S``, the rank's and the hint's predicates) and the MONA
+    obligations (name, text after the header) of the all-positions proof."""
     assert ctx.game is not None and ctx.heaps is not None and ctx.formula is not None
     n = ctx.heaps
     a = [f"A{i}" for i in range(n)]
@@ -239,7 +271,7 @@ def obligations(
     header += f"pred M({_params(a + b)}) = {rel.formula};\n"
     header += f"pred S({_params(a)}) = {claim.formula};\n"
     guards = [("move guard", a + b, rel.guard), ("claim guard", a, claim.guard)]
-    levels = [[str(level)] if isinstance(level, str) else [str(t) for t in level] for level in rank]
+    levels = _levels(rank)
     for i, level in enumerate(levels):
         for j, text in enumerate(level):
             if _PLAIN.fullmatch(text):
@@ -266,7 +298,7 @@ def obligations(
     )
     pairs = [v for pair in zip(x, y, strict=True) for v in pair]  # interleaved: a better BDD order
     files.append(("answer", f"var2 {', '.join(pairs)};\n{reply};\n"))
-    return [(name, header + text) for name, text in files]
+    return header, files
 
 
 def _answer_predicate(ctx: ClaimContext, answer: list[str], a: list[str], b: list[str]) -> str:
@@ -340,7 +372,7 @@ def _lex_lower(x: list[str], z: list[str], levels: list[list[str]]) -> str:
 
 def _prove(
     ctx: ClaimContext,
-    files: list[tuple[str, str]],
+    proof: _Proof,
     options: Mapping[str, Any],
     bounded: tuple[str, Scope],
     t0: float,
@@ -349,6 +381,7 @@ def _prove(
     checked, scope = bounded
     timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
     memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
+    files = [(name, proof.header + body) for name, body in proof.files]
     ran = mona.run_obligations(files, timeout, memory, ctx.time_left)
     ran.record(stats)
     if ran.failed is not None:
@@ -370,7 +403,24 @@ def _prove(
         "player to move loses exactly where the claim holds and wins elsewhere, in finitely "
         "many moves (the winner's answers lower the rank lexicographically); no draws"
     )
-    return _result("proved", detail, t0, stats, Scope("all", heaps=ctx.heaps))
+    result = _result("proved", detail, t0, stats, Scope("all", heaps=ctx.heaps))
+    return dataclasses.replace(result, certificate=_certificate(ctx, proof, stats))
+
+
+def _certificate(ctx: ClaimContext, proof: _Proof, stats: dict[str, Any]) -> dict[str, Any]:
+    """The certificate part (docs/certificates.md, ``loopy``): the claimed set, the rank, the
+    hint, the header and every obligation as MONA read it, with MONA's answer."""
+    assert ctx.heaps is not None
+    return certificate_parts.loopy(
+        str(ctx.claim.formula),
+        ctx.heaps,
+        proof.rank,
+        proof.answer,
+        proof.header,
+        [(name, body, "valid") for name, body in proof.files],
+        max_total=stats["max_total"],
+        positions_solved=stats["positions_solved"],
+    )
 
 
 def _at_failure(ctx: ClaimContext, assignment: dict[str, int]) -> Counterexample | None:

@@ -154,7 +154,7 @@ def test_welter_relation(tmp_path: Path) -> None:
         "pred G(var2 X0, var2 X1, var2 V) = ",
         "pred G(var2 X0, var2 X1, var2 V) = (X0 = {0} & V = {}) | (~(X0 = {0}) & ",
     )
-    edit_file(path, "header.mona", "\npred GG(", ")\npred GG(")
+    edit_file(path, "header.mona", ";\npred GG(", ");\npred GG(")
     rejected(path)
 
 
@@ -235,7 +235,7 @@ def test_ruler_runs_and_prefix_xor(tmp_path: Path) -> None:
         "pred Pre(var2 M, var2 V) = ",
         "pred Pre(var2 M, var2 V) = (M = {1} & V = {}) | (~(M = {1}) & ",
     )
-    edit_file(path, "header.mona", "\npred Opt(", ")\npred Opt(")
+    edit_file(path, "header.mona", ";\npred Opt(", ");\npred Opt(")
     rejected(path, "obligation")
     data = load(certificate(RULER, tmp_path / "r"))
     data["game"]["rule"] = {"rule": "mock-turtles"}

@@ -27,7 +27,7 @@ def test_checker_sources_import_nothing_from_nimproof() -> None:
 def test_importing_the_checker_loads_no_nimproof_module() -> None:
     code = (
         "import sys, nimproof_check, nimproof_check.check, nimproof_check.ws1s, "
-        "nimproof_check.smt, nimproof_check.periodic, nimproof_check.listed, "
+        "nimproof_check.smt, nimproof_check.periodic, nimproof_check.listed, nimproof_check.loopy, "
         "nimproof_check.__main__\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'nimproof'))"
     )

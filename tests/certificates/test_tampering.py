@@ -73,6 +73,20 @@ def test_ws1s_move_relation_weakened(tmp_path: Path) -> None:
     rejected(path)
 
 
+def test_ws1s_header_may_only_define_predicates(tmp_path: Path) -> None:
+    """A MONA statement that restricts every set variable to the empty set would make every
+    obligation valid, the false claim (1, 0) included: the header is refused."""
+    path = certificate(NIM2, tmp_path)
+    edit_file(path, "header.mona", "ws1s;\n", "ws1s;\ndefaultwhere2(P) = P = {};\n")
+    edit_file(
+        path,
+        "header.mona",
+        "pred S(var2 X0, var2 X1) = ",
+        "pred S(var2 X0, var2 X1) = (X0 = {0} & X1 = {}) | ",
+    )
+    rejected(path, "other than a definition")
+
+
 def test_ws1s_obligation_dropped_and_hash(tmp_path: Path) -> None:
     path = certificate(NIM2, tmp_path)
     data = load(path)
