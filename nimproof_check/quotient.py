@@ -92,7 +92,9 @@ def _onto(reach: Any, mul: list[list[int]], element: Callable[[int], int]) -> st
                 f"element {x} is reached by no sum given: the sum of heaps {heaps} has element {y}"
             )
         longest = max(longest, len(heaps))
-    return f"every one of the {m} elements is the product of a sum of heaps (at most {longest} heaps)"
+    return (
+        f"every one of the {m} elements is the product of a sum of heaps (at most {longest} heaps)"
+    )
 
 
 def _apart(witnesses: Any, mul: list[list[int]], ps: set[int]) -> str:

@@ -22,7 +22,7 @@ of them; any disagreement gives ``unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from nimproof.certificates import parts as certificate_parts
@@ -184,7 +184,7 @@ def certificate(ctx: ClaimContext, q: MisereQuotient) -> dict[str, Any] | None:
 
 
 def _reaching_sums(
-    mul: list[list[int]], elements: list[int], order: int
+    mul: Sequence[Sequence[int]], elements: list[int], order: int
 ) -> list[list[int]] | None:
     """For each element, a shortest sum of heaps (heap ``h`` has ``elements[h - 1]``) whose
     product is that element; None when some element is reached by no sum."""
