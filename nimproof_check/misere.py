@@ -220,6 +220,8 @@ def check_part(
     part: dict[str, Any], game: Any, claim: dict[str, Any], read: Any, timeout: float
 ) -> list[str]:
     """Re-check one ``misere-quotient`` part; the lines of what was checked."""
+    if part.get("claim_kind") == "misere_quotient" and isinstance(game, dict):
+        game = {**game, "misere": True}  # the kind states the code's misère quotient
     rule, t = _octal(game)
     mul, m, ps, phi = _monoid(part)
     n0, p = part.get("period_from"), part.get("period")

@@ -144,3 +144,11 @@ def test_the_distinguishing_elements_may_be_searched(tmp_path: Path) -> None:
     data["proof"]["distinguish"] = [0] * 28
     save(path, data)
     accepted(path)
+
+
+def test_the_kind_states_misere_play(tmp_path: Path) -> None:
+    """``octal:0.75`` in a quotient-order claim means the code's misère quotient: the checker
+    plays the game misère whatever the description says."""
+    path = certificate(_order_claim("octal:0.75", 8, p_portion=2), tmp_path)
+    assert load(path)["game"]["misere"] is False
+    accepted(path)
