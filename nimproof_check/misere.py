@@ -26,7 +26,10 @@ option enumeration of the octal code (:mod:`.games`):
    N + 2p`` with those ``p`` heaps lower;
 4. plays out every sum of at most 3 heaps of total at most ``BRUTE_TOTAL`` with
    its own misère recursion and compares with the prediction;
-5. for the claim on ``k`` heaps: the predicate repeats with period ``L`` in
+5. for a quotient-order claim (kind ``misere_quotient``): that the monoid is the
+   quotient itself (every element reached by a sum of heaps, any two elements
+   told apart) and has the claim's figures (:mod:`.quotient`); for a
+   P-position claim on ``k`` heaps: the predicate repeats with period ``L`` in
    each heap from ``starts[i]`` (cvc5 re-checks z3's ``repeat_start`` queries,
    one ``unsat`` per heap), ``L`` is a multiple of ``p`` and every start is at
    least ``n0``, so both sides repeat and agree everywhere when they agree on
@@ -47,7 +50,7 @@ from collections.abc import Callable
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from nimproof_check import arith, smt
+from nimproof_check import arith, quotient, smt
 from nimproof_check.games import CannotCheck, Rejected, check_game, heap_options, mex
 
 #: Sums of at most 3 heaps with at most this many tokens are played out.
@@ -217,6 +220,8 @@ def check_part(
     part: dict[str, Any], game: Any, claim: dict[str, Any], read: Any, timeout: float
 ) -> list[str]:
     """Re-check one ``misere-quotient`` part; the lines of what was checked."""
+    if part.get("claim_kind") == "misere_quotient" and isinstance(game, dict):
+        game = {**game, "misere": True}  # the kind states the code's misère quotient
     rule, t = _octal(game)
     mul, m, ps, phi = _monoid(part)
     n0, p = part.get("period_from"), part.get("period")
@@ -253,6 +258,8 @@ def check_part(
         f"heaps to {window}",
         f"{played} sums of <= 3 heaps (total <= {BRUTE_TOTAL}) played out: all agree",
     ]
+    if part.get("claim_kind") == "misere_quotient":
+        return done + quotient.check_order(part, claim, mul, ps, element, (n0, p))
     return done + _claim(part, claim, predicted, p, n0, read, timeout)
 
 

@@ -138,6 +138,37 @@ def misere_quotient(
     return part
 
 
+def misere_quotient_order(
+    *,
+    mul: Sequence[Sequence[int]],
+    p_portion: Sequence[int],
+    phi: Sequence[int],
+    period: tuple[int, int],
+    stated: dict[str, int | None],
+    reach: Sequence[Sequence[int]],
+    distinguish: Sequence[int],
+) -> dict[str, Any]:
+    """The part of a quotient-order proof (claim kind ``misere_quotient``): the quotient as in
+    :func:`misere_quotient` (``mul``, identity 0; the P-portion; ``phi`` up to the periodicity
+    theorem's window, periodic with ``period`` = ``(n0, p)``), the claim's ``stated`` figures
+    (``order``, ``p_portion`` size, ``period``, ``preperiod``; None where not stated), a sum of
+    heaps per element whose product is that element (``reach``), and, for each pair ``x < y``
+    in lexicographic order, an element ``z`` with exactly one of ``x z``, ``y z`` in the
+    P-portion (``distinguish``)."""
+    return {
+        "kind": "misere-quotient",
+        "claim_kind": "misere_quotient",
+        "mul": [[int(x) for x in row] for row in mul],
+        "p_portion": sorted(int(x) for x in p_portion),
+        "phi": [int(x) for x in phi],
+        "period_from": int(period[0]),
+        "period": int(period[1]),
+        "stated": {k: (None if v is None else int(v)) for k, v in stated.items()},
+        "reach": [[int(h) for h in heaps] for heaps in reach],
+        "distinguish": [int(z) for z in distinguish],
+    }
+
+
 #: Theorem names of :mod:`nimproof.theory.periodicity` -> the checker's theorem ids.
 THEOREM_IDS = (
     ("finite subtraction window (Golomb)", "golomb"),
