@@ -16,7 +16,7 @@ from typing import Any
 
 from nimproof.claims.model import Claim
 from nimproof.methods import ORDER, REGISTRY, RunFunction
-from nimproof.provers import evidence
+from nimproof.provers import settle
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
 from nimproof.verdict import MethodResult, Verdict
@@ -77,7 +77,7 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
     naming the error and where it happened; one that reaches the claim's
     deadline gives ``unknown`` ("time limit reached"). A candidate
     counterexample the method could not confirm is settled exactly
-    (:func:`nimproof.provers.evidence.settle`): confirmed, dismissed, or kept
+    (:func:`nimproof.provers.settle.settle`): confirmed, dismissed, or kept
     as an unconfirmed candidate that keeps the claim from being proved.
     """
     start = time.monotonic()
@@ -97,7 +97,7 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
             detail=f"internal error {type(exc).__name__}: {exc} ({where})",
             seconds=time.monotonic() - start,
         )
-    settled = evidence.settle(ctx, result)
+    settled = settle.settle(ctx, result)
     if settled is result:
         return result
     return dataclasses.replace(settled, seconds=time.monotonic() - start)
@@ -167,7 +167,7 @@ def verify_claim(
     Never raises for a claim that :func:`prepare` accepts: a method that
     fails internally contributes an ``unknown`` result naming the error.
     Every candidate counterexample a method finds is settled exactly before
-    the next method runs (:mod:`.evidence`, in :func:`run_method`); ``report``
+    the next method runs (:mod:`.settle`, in :func:`run_method`); ``report``
     receives each method's settled result as soon as it exists (the worker
     of :func:`nimproof.provers.isolate.decide` streams them). The deadline is
     cooperative here; :func:`~nimproof.provers.isolate.decide` enforces it for

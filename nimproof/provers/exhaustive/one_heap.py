@@ -26,7 +26,7 @@ from nimproof.games import (
     RelationMoves,
     SetTakes,
 )
-from nimproof.provers import deadline, kernels, recheck
+from nimproof.provers import deadline, kernels, recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive.common import (
     TooLarge,
@@ -37,7 +37,7 @@ from nimproof.provers.exhaustive.common import (
     undefined_there,
     unknown,
 )
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import MethodResult, Scope
 
 
 def claimed_values(ctx: ClaimContext, n_max: int) -> tuple[np.ndarray, int | None]:
@@ -200,19 +200,16 @@ def _against_mex(
     diff = np.flatnonzero(G != F)
     if diff.size:
         n0 = int(diff[0])
-        cx = recheck.heap_counterexample(ctx, n0, "reference implementation")
+        cx = settle.heap_counterexample(ctx, n0)
         if cx is None:
             # The mex step says the claim fails at n0; the reference disagrees or is too costly.
-            cx = Counterexample(
+            cx = settle.candidate(
                 n0,
                 "value",
                 f"At heap {n0} the claim gives {int(F[n0])}, but the mex over its options is "
                 f"{int(G[n0])} (not re-checked: the reference is too costly at this size).",
                 int(F[n0]),
                 int(G[n0]),
-                None,
-                False,
-                "",
             )
         return refuted(cx, f"local conditions fail first at n = {n0}")
     if not np.array_equal(table, F):
@@ -229,7 +226,7 @@ def _against(ctx: ClaimContext, b: int, F: np.ndarray, table: np.ndarray) -> Met
     diff = np.flatnonzero(table != F)
     if diff.size:
         n0 = int(diff[0])
-        cx = recheck.heap_counterexample(ctx, n0, "reference implementation")
+        cx = settle.heap_counterexample(ctx, n0)
         if cx is None:
             return unknown(
                 f"the engine table differs from the claim at n = {n0}, not confirmed by the reference"
