@@ -6,10 +6,16 @@ of :func:`nimproof.provers.isolate.decide` runs) under ``sys.setprofile`` and
 counts, over the package's own modules (``nimproof.*``):
 
 * ``modules``: the distinct modules that ran code for the claim;
-* ``returns``: calls into a module that already has a frame lower on the
-  stack, below a frame of another module: control went back up into a module
-  it had left by calling down (``A -> B -> A``). ``edges`` counts the distinct
-  pairs (caller, callee) of such calls, ``returns`` every one of them.
+* ``returns``: how often control comes back to a module it had already left
+  (by a call or a return: ``A -> B -> A`` counts once), over the sequence of
+  modules the running code is in; ``provers``: the same over the modules of
+  ``nimproof.provers`` and ``nimproof.engines`` only (where issue 21 saw
+  ``evidence``, ``recheck`` and ``engines.reference`` bounce). Both leave out
+  the records and the clock every layer reads (:data:`_DATA`: a
+  ``ClaimContext`` property, a verdict record, the deadline);
+* ``upward``: calls into a module that already has a frame lower on the stack,
+  below a frame of another module (a call back up the layers), and ``edges``
+  the distinct (caller, callee) pairs of such calls.
 
 Run it on any checkout of the package, for example the lead's ``main`` without
 touching it (``PYTHONPATH=/work/main python bench/trace_claim.py``); ``--json``
@@ -51,6 +57,9 @@ class Trace:
     modules: list[str] = field(default_factory=list)
     edges: Counter[tuple[str, str]] = field(default_factory=Counter)
     stack: list[str] = field(default_factory=list)
+    returns: int = 0
+    provers: int = 0
+    _seq: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
         if event not in ("call", "return"):
@@ -67,14 +76,39 @@ class Trace:
             self.stack.append(module)
         elif self.stack:
             self.stack.pop()
+        self.returns += self._step("all", _logic)
+        self.provers += self._step("provers", lambda m: _logic(m) and m.startswith(_DEEP))
+
+    def _step(self, key: str, keep: Any) -> int:
+        """1 when the innermost kept module changed to one left before (the sequence ``key``)."""
+        now = next((m for m in reversed(self.stack) if keep(m)), "")
+        prev, left = self._seq.get(key, ("", set()))
+        if now == prev or not now:
+            return 0
+        if prev:
+            left.add(prev)
+        self._seq[key] = (now, left)
+        return int(now in left)
 
     def summary(self) -> dict[str, Any]:
         return {
             "modules": len(self.modules),
-            "returns": sum(self.edges.values()),
+            "returns": self.returns,
+            "provers": self.provers,
+            "upward_calls": sum(self.edges.values()),
             "edges": len(self.edges),
             "upward": sorted(f"{a} -> {b}" for a, b in self.edges),
         }
+
+
+_DEEP = ("nimproof.provers", "nimproof.engines")
+#: Records and the clock that every layer reads (a ``ClaimContext`` property, a verdict
+#: record, the deadline): passing through them is not a return to a layer.
+_DATA = ("nimproof.provers.context", "nimproof.verdict", "nimproof.provers.deadline")
+
+
+def _logic(module: str) -> bool:
+    return bool(module) and module not in _DATA
 
 
 def trace(game: str, options: dict[str, Any]) -> tuple[str, Trace, float]:
@@ -108,8 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         out["claims"][label] = row
         if not args.json:
             print(
-                f"{label:26} {status:8} modules {row['modules']:3}  returns to a module "
-                f"already left {row['returns']:5} ({row['edges']} distinct caller -> callee)"
+                f"{label:26} {status:8} modules {row['modules']:3}  returns to a module already "
+                f"left {row['returns']:6} (provers/engines {row['provers']:5})  calls back up "
+                f"{row['upward_calls']:4} ({row['edges']} distinct caller -> callee)"
             )
             if args.verbose:
                 for edge in row["upward"]:

@@ -58,6 +58,7 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     checks = named or dict(DEFAULT_CHECKS[ctx.kind])
     if ctx.kind in ("value", "sequence"):
         checks.setdefault("reference", {})
+    # lazy: every provers module imports this package first; hunt and periodic_table load z3
     from nimproof.provers import hunt, periodic_table
 
     if not named and periodic_table.applies(ctx):
@@ -139,7 +140,7 @@ def auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or ctx.kind != "p_positions" or ctx.game is None:
         return ctx
-    from nimproof.provers.witnesses import witness_of
+    from nimproof.provers.witnesses import witness_of  # lazy: z3, as above
 
     name = witness_of(ctx.game)
     if name is None:

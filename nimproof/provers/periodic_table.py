@@ -139,7 +139,7 @@ def proved_periodicity(game: HeapGame, max_n: int = DEFAULT_MAX_N) -> PeriodFact
 
 @lru_cache(maxsize=256)
 def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     if game.misere:
         return f"{game.spec} is played misère; the periodicity theorems are about normal play"

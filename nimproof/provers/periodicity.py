@@ -63,7 +63,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
 
 
 def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     claim = ctx.claim
     game = ctx.heap_game

@@ -242,11 +242,24 @@ def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:
     return None if game is None else nim_value(game, pos)
 
 
-def is_wrong(ctx: ClaimContext, claimed: Any, actual: int) -> bool:
-    """True when the claim's value (or P-verdict) ``claimed`` contradicts the true value."""
-    if ctx.kind == "p_positions":
-        return bool(claimed) != (actual == 0)
-    return bool(claimed != actual)
+def truth_at(ctx: ClaimContext, position: Any) -> tuple[Any, int, str] | None:
+    """``(claimed, actual, how)`` at ``position``: the claim's exact value there
+    (:func:`formula_at`, which raises EvalError where it is undefined) and the true value with
+    how it was computed (:func:`true_value`); None when the true value is out of reach."""
+    claimed = formula_at(ctx, position)
+    truth = true_value(ctx, position)
+    return None if truth is None else (claimed, *truth)
+
+
+def claims_at(ctx: ClaimContext, positions: Sequence[Any]) -> dict[Any, Any]:
+    """The claim's exact value at each of ``positions`` where it is defined."""
+    out: dict[Any, Any] = {}
+    for position in positions:
+        try:
+            out[position] = formula_at(ctx, position)
+        except EvalError:
+            continue
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -392,8 +392,8 @@ def _sum(ctx: ClaimContext, cx: Counterexample) -> Settled:
     parts' reference heap values."""
     game = ctx.game
     heaps = tuple(int(x) for x in cx.position)
-    comps = rc.sum_components(ctx, len(heaps))
-    if game is None or comps is None:
+    comps = list(ctx.components) or rc.sum_components(ctx, len(heaps))
+    if game is None or not comps or len(comps) != len(heaps):
         return Settled("open", cx, "not a sum of one-heap rules")
     direct = reference.value(game, game.position(heaps))
     xor = 0
@@ -418,14 +418,13 @@ def wrong_at(ctx: ClaimContext, position: Any, because: str = "") -> Counterexam
     P-verdict differs from the true one, or it is undefined there), else None (right there,
     or the truth is out of reach). ``because``: the finding that led here, kept in words."""
     try:
-        claimed = rc.formula_at(ctx, position)
+        truth = rc.truth_at(ctx, position)
     except EvalError as exc:
         return undefined_at(ctx, position, exc)
-    truth = rc.true_value(ctx, position)
     if truth is None:
         return None
-    actual, how = truth
-    if not rc.is_wrong(ctx, claimed, actual):
+    claimed, actual, how = truth
+    if not _is_wrong(ctx, claimed, actual):
         return None
     cx = _value_mismatch(ctx, position, claimed, actual, how)
     if because:
@@ -433,6 +432,13 @@ def wrong_at(ctx: ClaimContext, position: Any, because: str = "") -> Counterexam
             cx, explanation=f"{cx.explanation} (Found because {because[0].lower()}{because[1:]})"
         )
     return cx
+
+
+def _is_wrong(ctx: ClaimContext, claimed: Any, actual: int) -> bool:
+    """True when the claim's value (or P-verdict) ``claimed`` contradicts the true value."""
+    if ctx.kind == "p_positions":
+        return bool(claimed) != (actual == 0)
+    return bool(claimed != actual)
 
 
 def _value_mismatch(
@@ -485,12 +491,12 @@ def heap_counterexample(ctx: ClaimContext, n: int) -> Counterexample | None:
     missing value.
     """
     try:
-        claimed = int(rc.formula_at(ctx, n))
+        truth = rc.truth_at(ctx, n)
     except EvalError as exc:
         return undefined_at(ctx, n, exc)
-    actual = rc.true_heap_value(ctx, n)
-    if actual is None or actual == claimed:
+    if truth is None or int(truth[0]) == truth[1]:
         return None
+    claimed, actual = int(truth[0]), truth[1]
     move = _explain_heap_move(ctx, n, claimed)
     return _value_mismatch(ctx, n, claimed, actual, _REFERENCE, move)
 
@@ -513,12 +519,7 @@ def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
     if base is None or base.splits or (not _few_targets(base.moves_spec) and n > 5000):
         return None
     targets = sorted(set(base.heap_targets(n)))
-    values: dict[int, int] = {}
-    for m in targets:
-        try:
-            values[m] = int(rc.formula_at(ctx, m))
-        except EvalError:
-            continue
+    values = {m: int(v) for m, v in rc.claims_at(ctx, targets).items()}
     same = [m for m, v in values.items() if v == claimed]
     if same:
         return f"The move {n} -> {same[0]} reaches a heap the claim also values {claimed}, which mex forbids."
@@ -546,7 +547,7 @@ def reference_mismatch(
         claimed = rc.formula_at(ctx, position)
     except EvalError as exc:
         return undefined_at(ctx, position, exc)
-    if not rc.is_wrong(ctx, claimed, actual):
+    if not _is_wrong(ctx, claimed, actual):
         return None
     move = next((q for q in game.moves(key) if reference.value(game, q, memo) == 0), None)
     return _value_mismatch(ctx, position, claimed, actual, _REFERENCE, move)
@@ -575,7 +576,7 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
             claimed = rc.formula_at(ctx, pos)
         except EvalError as exc:
             return undefined_at(ctx, pos, exc)
-        if rc.is_wrong(ctx, claimed, actual):
+        if _is_wrong(ctx, claimed, actual):
             move = None
             if actual != 0 or ctx.kind != "p_positions":
                 for option in fixed_moves(game, pos):
@@ -641,7 +642,7 @@ def terminal_misvalued(
         terminal = next(iter(base.heap_targets(int(x))), None) is None
     else:
         terminal = next(iter(game.moves(game.position(tuple(x)))), None) is None
-    if not (game.misere and terminal) or not rc.is_wrong(ctx, claimed, 1):
+    if not (game.misere and terminal) or not _is_wrong(ctx, claimed, 1):
         return None
     cx = _value_mismatch(ctx, x, claimed, 1, "exact evaluation: a terminal misère position")
     return dataclasses.replace(cx, explanation=cx.explanation + note) if note else cx
@@ -692,9 +693,9 @@ def _few_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
 
 def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
     """z3 on the concrete position: is there a legal move into the claim's target? (unsat: no)."""
-    # lazy: z3_bitvec imports this module (Candidate); its move encodings are needed only here
-    from nimproof.provers.z3_bitvec.common import heap_move
-    from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps
+    # z3_bitvec imports this module (Candidate): its move encodings are imported here.
+    from nimproof.provers.z3_bitvec.common import heap_move  # lazy: a cycle
+    from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps  # lazy: a cycle
 
     assert ctx.formula is not None
     values = [int(x)] if ctx.one_heap else list(x)

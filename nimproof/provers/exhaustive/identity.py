@@ -77,7 +77,7 @@ def _false_at(ctx: ClaimContext, point: dict[str, int]) -> MethodResult:
 
 def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Every joint position of heaps ``0..max_heap``: direct mex against the xor of the tables."""
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     game = ctx.game
     assert game is not None

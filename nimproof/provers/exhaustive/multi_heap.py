@@ -232,7 +232,7 @@ def _refuted_at(ctx: ClaimContext, point: tuple[int, ...]) -> MethodResult:
 
 def _compare_engine(ctx: ClaimContext, h: int, b: int, values: np.ndarray) -> None:
     """Cross-check against the engine's table; a disagreement is an engine bug and stops the run."""
-    from nimproof.engines import multi_table
+    from nimproof.engines import multi_table  # lazy: the engines start numba
 
     if (b + 1) ** h > 2_000_000:
         return

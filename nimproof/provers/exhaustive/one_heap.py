@@ -37,6 +37,8 @@ from nimproof.provers.exhaustive.common import (
     undefined_there,
     unknown,
 )
+from nimproof.provers.recursion import recursive_values
+from nimproof.provers.rule_targets import rule_targets
 from nimproof.verdict import MethodResult, Scope
 
 
@@ -44,8 +46,6 @@ def claimed_values(ctx: ClaimContext, n_max: int) -> tuple[np.ndarray, int | Non
     """``F(0..n_max)`` and the first heap where the formula is undefined (None if nowhere)."""
     assert ctx.formula is not None
     if ctx.recursive:
-        from nimproof.provers.recursion import recursive_values
-
         return recursive_values(ctx.formula, n_max, ctx.params)
     n = np.arange(n_max + 1, dtype=np.int64)
     values, undefined = evaluate_array(ctx.formula, {"n": n, **ctx.params})
@@ -108,8 +108,6 @@ def _(spec: SetTakes, n_all: int) -> tuple[np.ndarray, np.ndarray]:
 
 @_move_targets.register
 def _(spec: RelationMoves, n_all: int) -> tuple[np.ndarray, np.ndarray]:
-    from nimproof.provers.rule_targets import rule_targets
-
     solved = rule_targets(spec.predicate, n_all)
     if solved is not None:
         return solved[0], solved[1]
@@ -182,7 +180,7 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
 
 def _engine_table(ctx: ClaimContext, b: int, by_mex: bool) -> np.ndarray | None:
     """The engine's table to ``b``; None beyond the engine's limit if the mex decides alone."""
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     assert ctx.game is not None
     try:
