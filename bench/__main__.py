@@ -3,7 +3,8 @@
 ``--full`` runs the automata benchmarks at every size (``make bench-full``);
 ``--automata`` runs only those, ``--evaluation`` only the exact-evaluation ones, ``--hunt``
 only the hunt's examples and the share of formulas in the WS1S fragment, ``--misere`` only
-the misère quotients, ``--certificates`` only the certificate benchmark (time to check
+the misère quotients, ``--trace`` only the modules one claim visits (bench/trace_claim.py),
+``--certificates`` only the certificate benchmark (time to check
 every certificate against the time to find the proofs).
 """
 
@@ -23,6 +24,7 @@ from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.hunt import run_hunt_benchmarks, ws1s_share
 from bench.misere import MAX_ORDER, MAX_POSITIONS, run_misere_benchmarks
 from bench.startup import run_startup_benchmarks
+from bench.trace_claim import CLAIMS, trace
 from bench.verifier import run_verifier_benchmarks
 
 
@@ -103,6 +105,21 @@ def hunt_table(out: Console, err: Console) -> None:
     )
     for why, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
         out.print(f"  {count} not compiled: {why}")
+
+
+def trace_table(out: Console, err: Console) -> None:
+    """Issue 21: following one claim to its verdict, the modules visited and the returns up."""
+    err.print("tracing three claims from verify_claim to the verdict ...", style="dim")
+    table = Table(title="one claim, check to verdict (bench/trace_claim.py)", title_justify="left")
+    cols = ("claim", "status", "modules", "returns to a module left", "in provers/engines")
+    for col in (*cols, "calls back up"):
+        table.add_column(col, justify="left" if col in ("claim", "status") else "right")
+    for label, (game, options) in CLAIMS.items():
+        status, t, _ = trace(game, options)
+        row = t.summary()
+        cells = [str(row[k]) for k in ("modules", "returns", "provers", "upward_calls")]
+        table.add_row(label, status, *cells)
+    out.print(table)
 
 
 def misere_table(out: Console, err: Console) -> None:
@@ -208,6 +225,9 @@ def main() -> int:
     if "--misere" in sys.argv[1:]:
         misere_table(out, err)
         return 0
+    if "--trace" in sys.argv[1:]:
+        trace_table(out, err)
+        return 0
     started = time.perf_counter()
     results: list[Result] = []
     for case in BENCHMARKS:
@@ -277,6 +297,7 @@ def main() -> int:
         )
     out.print(vtable)
     hunt_table(out, err)
+    trace_table(out, err)
     evaluation_table(out, err)
     misere_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")

@@ -4,8 +4,20 @@ Everything here follows the definitions word for word (the Grundy value is the
 mex of the options' values; a sum's value is the xor of its parts'), using
 only the games' plain move generators (:meth:`Game.moves`,
 :meth:`HeapGame.options`). The fast engines are tested against these
-functions and every counterexample is re-checked with them; nothing here
-may depend on a fast engine.
+functions and every counterexample is re-checked with them
+(:mod:`nimproof.provers.settle`); nothing here may depend on a fast engine.
+
+Where these functions cannot reach a position (a heap of ``2**50``), the
+re-checks take its true value from a theorem instead, exactly as plain Nim's
+comes from Sprague–Grundy (:func:`nimproof.provers.recheck.nim_value`):
+
+* Sprague–Grundy: a normal-play position of several heaps has the xor of the
+  heaps' values (from :func:`heap_table`); a Nim heap of ``n`` has value ``n``;
+* Bouton's misère theorem: a misère Nim position with some heap of 2 or more
+  has misère nim-value the xor of its heaps; one of 0s and 1s only has value
+  ``1 xor`` that xor.
+
+Both agree with :func:`value` on every small position (``tests/provers/test_settle.py``).
 """
 
 from __future__ import annotations

@@ -17,10 +17,9 @@ from typing import Any
 from nimproof.claims.model import Claim
 from nimproof.methods import ORDER, REGISTRY, RunFunction
 from nimproof.methods import get as get_method
-from nimproof.provers import evidence, hunt, periodic_table
+from nimproof.provers import settle
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
-from nimproof.provers.witnesses import witness_of
 from nimproof.verdict import MethodResult, Verdict
 
 
@@ -50,6 +49,9 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     the periodic-table reduction and the hunt where they apply."""
     named = dict(ctx.claim.checks)
     checks = ctx.spec.checks(named)
+    # lazy: every provers module imports this package first; hunt and periodic_table load z3
+    from nimproof.provers import hunt, periodic_table
+
     if not named and periodic_table.applies(ctx):
         # A claim that names no method gets the all-positions reduction where it applies.
         checks.setdefault(periodic_table.NAME, {})
@@ -67,7 +69,7 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
     naming the error and where it happened; one that reaches the claim's
     deadline gives ``unknown`` ("time limit reached"). A candidate
     counterexample the method could not confirm is settled exactly
-    (:func:`nimproof.provers.evidence.settle`): confirmed, dismissed, or kept
+    (:func:`nimproof.provers.settle.settle`): confirmed, dismissed, or kept
     as an unconfirmed candidate that keeps the claim from being proved.
     """
     start = time.monotonic()
@@ -92,7 +94,7 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
             detail=f"internal error {type(exc).__name__}: {exc} ({where})",
             seconds=time.monotonic() - start,
         )
-    settled = evidence.settle(ctx, result)
+    settled = settle.settle(ctx, result)
     if settled is result:
         return result
     return dataclasses.replace(settled, seconds=time.monotonic() - start)
@@ -142,6 +144,8 @@ def auto_witness(ctx: ClaimContext) -> ClaimContext:
     """A multi-heap claim without a witness gets its family's built-in one (moves are re-checked)."""
     if ctx.witness_name is not None or not ctx.spec.states_p_positions or ctx.game is None:
         return ctx
+    from nimproof.provers.witnesses import witness_of  # lazy: z3, as above
+
     name = witness_of(ctx.game)
     if name is None:
         return ctx
@@ -168,7 +172,7 @@ def verify_claim(
     Never raises for a claim that :func:`prepare` accepts: a method that
     fails internally contributes an ``unknown`` result naming the error.
     Every candidate counterexample a method finds is settled exactly before
-    the next method runs (:mod:`.evidence`, in :func:`run_method`); ``report``
+    the next method runs (:mod:`.settle`, in :func:`run_method`); ``report``
     receives each method's settled result as soon as it exists (the worker
     of :func:`nimproof.provers.isolate.decide` streams them). The deadline is
     cooperative here; :func:`~nimproof.provers.isolate.decide` enforces it for

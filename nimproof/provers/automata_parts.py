@@ -43,9 +43,9 @@ from nimproof.expr import parse
 from nimproof.expr.evaluate import evaluate
 from nimproof.expr.to_ws1s import PRELUDE, NotExpressible, SetVar, compile_bool, compile_equals
 from nimproof.games.base import Game, MoveDescription, PartMoves
-from nimproof.provers import mona
+from nimproof.provers import mona, settle
 from nimproof.provers.context import ClaimContext
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import MethodResult, Scope
 
 #: A failing obligation's heap is re-checked by the reference up to this heap.
 RECHECK_LIMIT = 400
@@ -211,15 +211,9 @@ def _settle(
         except EvalError:
             claimed = None
         if claimed != true:
-            cx = Counterexample(
-                n,
-                "value",
-                f"the claim gives {claimed} at heap {n}, the reference implementation {true}",
-                claimed,
-                true,
-                None,
-                True,
-                "reference implementation (the family's own moves)",
+            text = f"the claim gives {claimed} at heap {n}, the reference implementation {true}"
+            cx = settle.heap_counterexample(ctx, n) or settle.candidate(
+                n, "value", text, claimed, true
             )
             return MethodResult(
                 name,

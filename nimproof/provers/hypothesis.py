@@ -28,7 +28,7 @@ from nimproof.games import (
     StairToStair,
     UpToKHeaps,
 )
-from nimproof.provers import recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import heap_move_legal, is_move
 from nimproof.verdict import Counterexample, MethodResult
@@ -136,7 +136,7 @@ def _checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
 
 def _identity_checker(ctx: ClaimContext, found: list[Counterexample]) -> Any:
     def check_identity(point: dict[str, int]) -> None:
-        cx = recheck.identity_fails_at(ctx, point)
+        cx = settle.identity_fails_at(ctx, point)
         if cx is not None:
             found.append(cx)
             raise AssertionError
@@ -228,7 +228,7 @@ def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> No
     try:
         a, b = recheck.formula_at(ctx, p), recheck.formula_at(ctx, q)
     except EvalError as exc:
-        found.append(recheck.undefined_at(ctx, p, exc))
+        found.append(settle.undefined_at(ctx, p, exc))
         raise AssertionError from None
     violated = (a and b) if ctx.spec.states_p_positions else (a == b)
     if violated:
@@ -237,16 +237,13 @@ def _cond1(ctx: ClaimContext, p: Any, q: Any, found: list[Counterexample]) -> No
             if ctx.spec.states_p_positions
             else f"two positions the claim values {a}"
         )
-        found.append(
-            Counterexample(
-                p,
-                "condition-1",
-                f"The move {p} -> {q} joins {what}.",
-                a,
-                None,
-                q,
-                True,
-                "exact evaluation and the move definition",
-            )
+        cx = settle.move_joins(
+            ctx,
+            p,
+            q,
+            f"The move {p} -> {q} joins {what}.",
+            "exact evaluation and the move definition",
         )
-        raise AssertionError
+        if cx is not None:
+            found.append(cx)
+            raise AssertionError

@@ -95,7 +95,7 @@ class Options(TypedDict, total=False):
 
 def applies(ctx: ClaimContext) -> bool:
     """A P-position claim about a loopy game."""
-    return ctx.kind == "p_positions" and ctx.game is not None and ctx.game.moves_spec.loopy
+    return ctx.spec.states_p_positions and ctx.game is not None and ctx.game.moves_spec.loopy
 
 
 def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -223,7 +223,8 @@ def _confirm(
 
 
 def outcome_counterexample(ctx: ClaimContext, pos: tuple[int, ...]) -> Counterexample | None:
-    """The re-checked counterexample at ``pos`` when the claim is wrong there, else None.
+    """The counterexample at ``pos`` when the claim is wrong there, else None (a candidate:
+    :func:`nimproof.provers.settle.confirm` marks it confirmed by :data:`RECHECK`).
 
     The outcome comes from the plain fixed point over every position reachable
     from ``pos`` (the family's own moves, no predecessor lists or counters), never
@@ -242,7 +243,7 @@ def outcome_counterexample(ctx: ClaimContext, pos: tuple[int, ...]) -> Counterex
     move = next((q for q in graph[pos] if labels[q] == "loss"), None)
     if move is not None:
         text += f"; winning move: to {move}"
-    return Counterexample(pos, "outcome", text + ".", claimed, actual, move, True, RECHECK)
+    return Counterexample(pos, "outcome", text + ".", claimed, actual, move)
 
 
 def obligations(

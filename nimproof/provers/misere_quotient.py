@@ -47,10 +47,10 @@ NAME = "misere_quotient"
 #: Largest box of heap residues checked.
 MAX_BOX = 4_000_000
 DEFAULT_TIMEOUT = 30.0
-#: Heap bound of the quotient computation (the theorem usually stops it earlier).
-DEFAULT_MAX_HEAP = 400
-#: Exact-outcome budget of the quotient computation (a few seconds of work).
-DEFAULT_MAX_POSITIONS = 300_000
+#: Heap bound and exact-outcome budget of the quotient computation (the theorem usually
+#: stops it earlier; a few seconds of work), shared with the re-check of a wrong figure.
+DEFAULT_MAX_HEAP = quotient_order.DEFAULT_MAX_HEAP
+DEFAULT_MAX_POSITIONS = quotient_order.DEFAULT_MAX_POSITIONS
 
 
 class Options(TypedDict, total=False):

@@ -51,7 +51,7 @@ from nimproof.expr import evaluate_array
 from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
 from nimproof.expr.to_z3 import Unsupported, compile_int
 from nimproof.games import HeapGame
-from nimproof.provers import recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Solver, Undecided, value_of
 from nimproof.theory.periodicity import (
@@ -340,7 +340,7 @@ def _formula_start(
 def _refute_heap(ctx: ClaimContext, n: int) -> Outcome:
     """Raise :class:`_Refuted` with the re-checked counterexample at heap ``n``, else NotApplicable."""
     if ctx.one_heap:
-        cx = recheck.heap_counterexample(ctx, n, "reference implementation")
+        cx = settle.heap_counterexample(ctx, n)
     else:
         cx = _recheck_heaps(ctx, [_one_heap_game(ctx)], (n,))  # type: ignore[list-item]
     if cx is None:
@@ -361,22 +361,13 @@ def _recheck_heaps(
     """Re-check a P-position claim at one heap per part with the reference tables.
 
     The value of the position is the xor of the parts' reference values
-    (Sprague–Grundy, the way the worked examples evaluate large sums); None
-    when the claim holds there or the reference would be too slow.
+    (Sprague–Grundy, the way the worked examples evaluate large sums; done by
+    :func:`nimproof.provers.settle.wrong_at`); None when the claim holds there
+    or the reference would be too slow.
     """
     if any(recheck.heap_cost(c, h) > RECHECK_COST for c, h in zip(comps, point, strict=True)):
         return None
-    actual = 0
-    for c, h in zip(comps, point, strict=True):
-        actual ^= reference.heap_table(c, h)[h]
-    try:
-        claimed = recheck.formula_at(ctx, point)
-    except EvalError as exc:
-        return recheck.undefined_at(ctx, point, exc)
-    if bool(claimed) == (actual == 0):
-        return None
-    how = "reference heap tables, values of the parts combined by Sprague–Grundy"
-    return recheck.value_mismatch(ctx, point, claimed, actual, how)
+    return settle.wrong_at(ctx, point)
 
 
 def _components(ctx: ClaimContext) -> list[HeapGame]:

@@ -29,6 +29,7 @@ from nimproof.certificates import parts as certificate_parts
 from nimproof.engines import grundy_table, reference
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.recheck import table_mismatch
+from nimproof.provers.settle import candidate
 from nimproof.theory.periodicity import (
     Theorem,
     Unproved,
@@ -37,7 +38,7 @@ from nimproof.theory.periodicity import (
     least_period,
     theorem_for,
 )
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import MethodResult, Scope
 
 NAME = "periodicity"
 
@@ -94,7 +95,6 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
             p,
             s,
             table,
-            ref,
             "period",
             f"The claim needs g({n + p}) = g({n}){' + ' + str(s) if s else ''} = "
             f"{int(table[n]) + s} (n = {n} >= preperiod {n0}), but g({n + p}) = {int(table[n + p])}.",
@@ -105,7 +105,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
     d, n1 = least_period(table, p, n0, s)
     stats.update(least_period=d, least_preperiod=n1)
     if claim.least and (d, n1) != (p, n0):
-        return _not_least(ctx, p, n0, d, n1, ref_n >= n1 + p + d, stats)
+        return _not_least(ctx, p, n0, d, n1, stats)
     found = f"least period {d} from least preperiod {n1}"
     if window is not None:
         proved = check(window, table, p, n0, s)
@@ -150,7 +150,7 @@ def _side_condition(
             if int(table[n + p]) != int(table[n]) + s:
                 got, want = int(table[n + p]), int(table[n]) + s
                 text = f"g({n + p}) = {got} but g({n}) + {s} = {want}"
-                return _refute(ctx, n, p, s, table, ref, "period", text)
+                return _refute(ctx, n, p, s, table, "period", text)
         return MethodResult(
             NAME,
             "unknown",
@@ -166,7 +166,6 @@ def _not_least(
     n0: int,
     d: int,
     n1: int,
-    rechecked: bool,
     stats: dict[str, Any],
 ) -> MethodResult:
     """A ``least = true`` claim whose period or preperiod is valid but not the least."""
@@ -185,16 +184,7 @@ def _not_least(
             f"n >= {n1}, so the least preperiod is {n1}."
         )
         condition, claimed, actual = "least-preperiod", n0, n1
-    cx = Counterexample(
-        None,
-        condition,
-        text,
-        claimed,
-        actual,
-        None,
-        rechecked,
-        "reference table" if rechecked else "",
-    )
+    cx = candidate(None, condition, text, claimed, actual)
     return MethodResult(NAME, "refuted", detail=text, counterexample=cx, stats=stats)
 
 
@@ -204,19 +194,8 @@ def _refute(
     p: int,
     s: int,
     table: np.ndarray,
-    ref: list[int],
     cond: str,
     text: str,
 ) -> MethodResult:
-    rechecked = n + p < len(ref)
-    cx = Counterexample(
-        n + p,
-        cond,
-        text,
-        int(table[n]) + s,
-        int(table[n + p]),
-        None,
-        rechecked,
-        "reference table" if rechecked else "",
-    )
+    cx = candidate(n + p, cond, text, int(table[n]) + s, int(table[n + p]))
     return MethodResult(NAME, "refuted", detail=text, counterexample=cx)

@@ -27,10 +27,13 @@ from typing import Any
 
 from nimproof.certificates import parts as certificate_parts
 from nimproof.misere.bruteforce import compare
-from nimproof.misere.quotient import MisereQuotient
+from nimproof.misere.quotient import MisereQuotient, misere_quotient
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
+#: The heap bound and exact-outcome budget of a re-check (the method's defaults).
+DEFAULT_MAX_HEAP = 400
+DEFAULT_MAX_POSITIONS = 300_000
 #: Sums of at most this many heaps are played out by the brute force.
 CHECK_HEAPS = 3
 #: ... with at most this many tokens in all.
@@ -67,17 +70,7 @@ def decide(
         return MethodResult(name, "unknown", detail=detail, seconds=seconds())
     what, claimed, actual = wrong[0]
     text = f"The claim is wrong: {what}. The {where}."
-    cx = Counterexample(
-        None,
-        "quotient",
-        text,
-        claimed,
-        actual,
-        None,
-        True,
-        f"brute-force misère outcomes of every sum of up to {CHECK_HEAPS} heaps of total "
-        f"<= {CHECK_TOTAL} agree with the quotient",
-    )
+    cx = Counterexample(None, "quotient", text, claimed, actual)
     return MethodResult(name, "refuted", detail=text, seconds=seconds(), counterexample=cx)
 
 
@@ -205,3 +198,21 @@ def _reaching_sums(
     if len(sums) != order:
         return None
     return [sums[x] for x in range(order)]
+
+
+def confirm_figure(ctx: ClaimContext, cx: Counterexample) -> str | None:
+    """How a wrong stated figure ``cx`` of a quotient-order claim is re-checked, or None when
+    it is not: the quotient is rebuilt, must be proved for every heap, must agree with the
+    independent brute force (:func:`_cross_check`) and must still differ from the claim in
+    the figure ``cx`` names (used by :func:`nimproof.provers.settle.confirm` only)."""
+    assert ctx.heap_game is not None
+    q = misere_quotient(ctx.heap_game.spec, DEFAULT_MAX_HEAP, max_positions=DEFAULT_MAX_POSITIONS)
+    agrees, _agreed = _cross_check(q)
+    if not (q.proved_all and agrees):
+        return None
+    if not any((c, a) == (cx.claimed, cx.actual) for _w, c, a in _mismatches(ctx, q)):
+        return None
+    return (
+        f"the quotient rebuilt and proved for every heap; brute-force misère outcomes of every "
+        f"sum of up to {CHECK_HEAPS} heaps of total <= {CHECK_TOTAL} agree with it"
+    )

@@ -1,17 +1,36 @@
-"""Independent re-checks of counterexamples, and their explanation in words.
+"""The truth at one position, for :mod:`.settle`: exact evaluation and the reference values.
 
-A solver or a fast kernel may *find* a counterexample; it is only reported
-after the checks here confirm it with exact integer evaluation of the formula
-(:func:`nimproof.expr.evaluate`), the family's own move definition
-(:mod:`nimproof.provers.moves`) and, where the position is small enough, the
-plain reference implementation (:mod:`nimproof.engines.reference`).
+This is the layer under :mod:`nimproof.provers.settle`. It says what is true
+and never decides what a counterexample is: the exact value of the claim's
+formula at a position (:func:`formula_at`, :func:`nimproof.expr.evaluate`),
+the true value there (:func:`true_value`: the plain reference
+implementation, :mod:`nimproof.engines.reference`, with the family's own
+moves; Sprague–Grundy over reference heap tables for a normal-play sum of
+heaps; the two theorems for Nim below), and the local conditions evaluated
+exactly at one position (:func:`local_conditions`).
+
+Where the reference cannot reach a position of Nim (a heap of ``2**50``), its
+value is given by a theorem, not a search:
+
+* **Sprague–Grundy** (normal play): a heap of ``n`` tokens has value ``n`` (its
+  options are the heaps ``0..n-1``), so a position's value is the xor of its
+  heaps;
+* **Bouton's misère theorem**: a position of misère Nim in which some heap has
+  at least two tokens has misère nim-value the xor of its heaps (as in normal
+  play); one whose heaps are all 0 or 1 has value ``1 xor`` that xor (with no
+  move left the player to move wins). In particular its P-positions are those
+  with xor 0 and some heap >= 2, and those of heaps 0 and 1 with an odd count
+  of ones.
+
+Both are checked against the reference on every small position by
+``tests/provers/test_settle.py``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Hashable, Sequence
-from functools import singledispatch
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,10 +39,11 @@ from nimproof.engines import reference
 from nimproof.engines.heap import MISERE_SPLIT_MAX_N
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
-from nimproof.games import Game, HeapGame, IntervalTakes, MoveDescription
+from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
-from nimproof.verdict import Counterexample
+from nimproof.provers.moves import fixed_moves, move_count_bound
+from nimproof.provers.recursion import value_at
 
 #: Largest number of positions the reference may explore to re-check one counterexample.
 REFERENCE_BUDGET = 300_000
@@ -33,8 +53,6 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
     """The exact value of the claim's formula at ``position`` (raises EvalError where undefined)."""
     assert ctx.formula is not None
     if ctx.recursive:
-        from nimproof.provers.recursion import value_at
-
         return value_at(ctx.formula, int(position), ctx.params)
     env: dict[str, Any] = dict(ctx.params)
     if ctx.one_heap:
@@ -139,158 +157,359 @@ def describe_position(ctx: ClaimContext, position: Any) -> str:
     return "heaps (" + ", ".join(map(str, position)) + ")"
 
 
-def value_mismatch(
-    ctx: ClaimContext, position: Any, claimed: Any, actual: int, how: str, move: Any = None
-) -> Counterexample:
-    """A counterexample where the claimed value or outcome differs from the reference value."""
-    where = describe_position(ctx, position)
-    if ctx.spec.states_p_positions:
-        says = "a P-position" if claimed else "not a P-position"
-        truth = "a P-position" if actual == 0 else f"an N-position (value {actual})"
-        text = (
-            f"At {where} the claim says {says}, but the reference implementation computes {truth}."
-        )
-        if move is not None and actual != 0:
-            text += f" Winning move: to {move}."
-    else:
-        text = f"At {where} the claim gives {claimed}, but the true value is {actual}."
-        if move is not None:
-            text += f" {move}"
-    return Counterexample(position, "value", text, claimed, actual, move, True, how)
+# ---------------------------------------------------------------------------
+# the true value at one position
+# ---------------------------------------------------------------------------
 
 
-def identity_fails_at(ctx: ClaimContext, point: dict[str, int]) -> Counterexample | None:
-    """The counterexample an identity has at ``point`` by exact evaluation: false there, or
-    undefined there; None when it holds at ``point`` (whatever made a solver or a vectorised
-    evaluation say otherwise was not the identity)."""
-    try:
-        holds = bool(formula_at(ctx, point))
-    except EvalError as exc:
-        return undefined_at(ctx, point, exc)
-    if holds:
+def nim_value(game: Game, position: Sequence[int]) -> tuple[int, str] | None:
+    """The value of a position of Nim by theorem (see the module docstring) and which theorem,
+    or None for any other game."""
+    if game.normal.spec != "nim":
         return None
-    text = f"The identity is false at {describe_position(ctx, point)}."
-    return Counterexample(
-        point, "identity", text, True, False, None, True, "exact integer evaluation"
-    )
+    out = 0
+    for x in position:
+        out ^= int(x)
+    if not game.misere:
+        return out, "Sprague–Grundy: the xor of the Nim heaps (a heap of n tokens has value n)"
+    if all(int(x) <= 1 for x in position):
+        return out ^ 1, "Bouton's misère theorem: heaps of 0 and 1 only, value 1 xor their xor"
+    return out, "Bouton's misère theorem: some heap of 2 or more, value the xor of the heaps"
 
 
-def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Counterexample:
-    """A counterexample where the formula has no value (division by zero, negative bitwise operand)."""
-    where = describe_position(ctx, position)
-    return Counterexample(
-        position,
-        "undefined",
-        f"The formula is undefined at {where}: {error}.",
-        None,
-        None,
-        None,
-        True,
-        "exact integer evaluation",
-    )
+def nim_options_of_value(game: Game, position: Sequence[int], v: int) -> list[tuple[int, ...]]:
+    """The moves of Nim (normal or misère) from ``position`` to a position of value ``v``,
+    found by theorem (:func:`nim_value`) without listing the moves: lowering heap ``i`` to
+    ``t`` gives value ``s xor x_i xor t`` (``s`` the xor of the heaps), or that xor 1
+    when every heap is then 0 or 1 (misère), so ``t`` is one of two numbers per heap."""
+    if game.normal.spec != "nim":
+        return []
+    s = 0
+    for x in position:
+        s ^= int(x)
+    out: list[tuple[int, ...]] = []
+    for i, x in enumerate(position):
+        for t in sorted({s ^ int(x) ^ v, s ^ int(x) ^ v ^ 1}):
+            q = (*position[:i], t, *position[i + 1 :])
+            if t < int(x) and q not in out:
+                truth = nim_value(game, q)
+                if truth is not None and truth[0] == v:
+                    out.append(tuple(int(y) for y in q))
+    return out
 
 
-def heap_counterexample(ctx: ClaimContext, n: int, how: str) -> Counterexample | None:
-    """Re-check a one-heap claim at heap ``n`` with the reference; None if it holds there.
+def sum_components(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
+    """The one-heap rules whose sum the claim's game is (heap ``i`` of rule ``i``), if it is one."""
+    if ctx.game is None:
+        return None
+    comps = ctx.game.moves_spec.parts(ctx.game, h)
+    return None if comps is None else list(comps)
 
-    Explains the failure with a move: for a claimed value equal to that of an
-    option, that option; for a claimed value that no option realises, the
-    missing value; for a claimed value that is too small, the option with the
-    claimed value.
+
+def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:
+    """The true (misère) nim-value at ``position`` and how it was computed, or None if unreachable.
+
+    One heap: the reference table. Several heaps: a normal-play sum by
+    Sprague–Grundy over reference heap tables; else the reference on the whole
+    position while it has at most :data:`REFERENCE_BUDGET` positions below it;
+    beyond both, Nim (normal or misère) by its theorem (:func:`nim_value`).
     """
-    try:
-        claimed = int(formula_at(ctx, n))
-    except EvalError as exc:
-        return undefined_at(ctx, n, exc)
-    actual = true_heap_value(ctx, n)
-    if actual is None or actual == claimed:
-        return None
-    move = _explain_heap_move(ctx, n, claimed)
-    return value_mismatch(ctx, n, claimed, actual, how, move)
+    game = ctx.game
+    if ctx.one_heap:
+        base = ctx.heap_game
+        assert base is not None
+        if ctx.misere:
+            v = true_heap_value(ctx, int(position))
+        else:
+            v = reference_heap_value(base, int(position), ctx.deadline)
+        return None if v is None else (v, "reference implementation")
+    pos = tuple(int(x) for x in position)
+    comps = sum_components(ctx, len(pos))
+    if comps is not None and not ctx.misere:
+        total = 0
+        for comp, x in zip(comps, pos, strict=True):
+            v = reference_heap_value(comp, x, ctx.deadline)
+            if v is None:
+                break
+            total ^= v
+        else:
+            return total, "Sprague–Grundy over reference heap tables"
+    if game is not None and position_count(game, pos) <= REFERENCE_BUDGET:
+        deadline.check(ctx.deadline, "re-checking")
+        v = true_position_value(ctx, pos, {})
+        if v is not None:
+            return v, "reference implementation"
+    return None if game is None else nim_value(game, pos)
 
 
-@singledispatch
-def _few_targets(spec: MoveDescription) -> bool:
-    """True when a heap's targets are listed without testing every smaller heap."""
-    return spec.finite_takes() is not None
+def truth_at(ctx: ClaimContext, position: Any) -> tuple[Any, int, str] | None:
+    """``(claimed, actual, how)`` at ``position``: the claim's exact value there
+    (:func:`formula_at`, which raises EvalError where it is undefined) and the true value with
+    how it was computed (:func:`true_value`); None when the true value is out of reach."""
+    claimed = formula_at(ctx, position)
+    truth = true_value(ctx, position)
+    return None if truth is None else (claimed, *truth)
 
 
-@_few_targets.register
-def _(spec: IntervalTakes) -> bool:
-    return True
-
-
-def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
-    if ctx.recursive:
-        return None  # each value would re-run the recursion; the value mismatch says enough
-    base = ctx.heap_game
-    if base is None or base.splits or (not _few_targets(base.moves_spec) and n > 5000):
-        return None
-    if base.splits:
-        return None
-    targets = sorted(set(base.heap_targets(n)))
-    values: dict[int, int] = {}
-    for m in targets:
+def claims_at(ctx: ClaimContext, positions: Sequence[Any]) -> dict[Any, Any]:
+    """The claim's exact value at each of ``positions`` where it is defined."""
+    out: dict[Any, Any] = {}
+    for position in positions:
         try:
-            values[m] = int(formula_at(ctx, m))
+            out[position] = formula_at(ctx, position)
         except EvalError:
             continue
-    same = [m for m, v in values.items() if v == claimed]
-    if same:
-        return f"The move {n} -> {same[0]} reaches a heap the claim also values {claimed}, which mex forbids."
-    if not targets:
-        expected = 1 if ctx.misere else 0
-        return f"Heap {n} has no move, so its value is {expected}."
-    missing = [v for v in range(claimed) if v not in values.values()]
-    if missing:
-        return f"No move from {n} reaches a heap the claim values {missing[0]}, so {claimed} is not the mex."
-    return None
+    return out
 
 
-#: Most positions :func:`first_disagreement` will evaluate with the reference.
-RECHECK_POSITIONS = 5000
+# ---------------------------------------------------------------------------
+# the local conditions at one position, by exact evaluation
+# ---------------------------------------------------------------------------
+
+#: Most options enumerated to decide the local conditions at one position.
+MAX_OPTIONS = 2_000_000
 
 
-def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexample | None:
-    """The smallest position reachable from ``point`` (itself included) where the claim is wrong.
+@dataclasses.dataclass
+class Local:
+    """The local conditions evaluated exactly at one position: whether they hold, and if not
+    which fails (``condition``), in words (``text``), and the positions to suspect."""
 
-    Uses exact evaluation of the claim and the reference values only. Returns
-    None when every position examined agrees or the positions are too large.
-    """
-    import heapq
+    holds: bool
+    options: int
+    condition: str = ""
+    text: str = ""
+    claimed: Any = None
+    move: Any = None
+    suspects: list[Any] = dataclasses.field(default_factory=list)
 
-    from nimproof.provers.moves import fixed_moves
 
-    game = ctx.game
-    assert game is not None
-    cache: dict[Hashable, int] = {}
-    seen = {point}
-    frontier = [(sum(point), point)]
-    examined = 0
-    while frontier and examined < RECHECK_POSITIONS:
-        deadline.check(ctx.deadline, "re-checking")
-        _, pos = heapq.heappop(frontier)
-        examined += 1
-        actual = true_position_value(ctx, pos, cache)
-        if actual is None:
+def _options(ctx: ClaimContext, position: Any) -> Iterator[tuple[Any, Sequence[Any]]] | None:
+    """``(option, parts)`` for each move: ``parts`` are the positions whose claimed values xor
+    to the option's value (one for a plain move, several after a split). None: not enumerable."""
+    assert ctx.game is not None
+    base = ctx.game.normal
+    if ctx.one_heap:
+        heap = ctx.heap_game
+        assert heap is not None
+        if ctx.misere and heap.splits:
+            return None
+        return (
+            ((p[0] if len(p) == 1 else p) if p else 0, p or (0,)) for p in heap.options(position)
+        )
+    if base.moves_spec.parts(base, len(position)) is None:
+        if move_count_bound(base, position) > MAX_OPTIONS:
+            return None  # known to be too many before any is evaluated
+        return ((q, (q,)) for q in base.moves(position))
+    comps = sum_components(ctx, len(position))
+    if comps is None or any(c.splits for c in comps):
+        return None
+
+    def gen() -> Iterator[tuple[Any, Sequence[Any]]]:
+        for i, comp in enumerate(comps):
+            for parts in comp.options(position[i]):
+                q = (*position[:i], parts[0] if parts else 0, *position[i + 1 :])
+                yield q, (q,)
+
+    return gen()
+
+
+def local_conditions(ctx: ClaimContext, position: Any) -> Local | None:
+    """Evaluate the local conditions exactly at ``position``; None when its moves are too many."""
+    moves = _options(ctx, position)
+    if moves is None:
+        return None
+    try:
+        here = formula_at(ctx, position)
+    except EvalError:
+        return None
+    p_claim = ctx.spec.states_p_positions
+    seen: dict[Any, Any] = {}
+    count = 0
+    for count, (q, parts) in enumerate(moves, start=1):
+        deadline.every(ctx.deadline, 4096, count, "evaluating the moves of a candidate")
+        if count > MAX_OPTIONS:
             return None
         try:
-            claimed = formula_at(ctx, pos)
-        except EvalError as exc:
-            return undefined_at(ctx, pos, exc)
-        wrong = (
-            (bool(claimed) != (actual == 0)) if ctx.spec.states_p_positions else (claimed != actual)
+            v: Any = 0
+            for part in parts:
+                v = (v ^ int(formula_at(ctx, part))) if not p_claim else bool(formula_at(ctx, part))
+        except EvalError:
+            return None
+        seen.setdefault(v, q)
+        if (p_claim and here and v) or (not p_claim and v == here):
+            return _cond1(ctx, position, q, here, count)
+    return _cond2(ctx, position, here, seen, count)
+
+
+def _cond1(ctx: ClaimContext, position: Any, q: Any, here: Any, count: int) -> Local:
+    where, there = describe_position(ctx, position), describe_position(ctx, q)
+    if ctx.spec.states_p_positions:
+        text = (
+            f"The move from {where} to {there} joins two positions the claim calls P-positions; "
+            f"no move joins two P-positions, so the claim is wrong at one of them."
         )
-        if wrong:
-            move = None
-            if actual != 0 or (not ctx.spec.states_p_positions and claimed != actual):
-                for option in fixed_moves(game, pos):
-                    if true_position_value(ctx, option, cache) == 0:
-                        move = option
-                        break
-            return value_mismatch(ctx, pos, claimed, actual, "reference implementation", move)
-        for option in fixed_moves(game, pos):
-            if option not in seen:
-                seen.add(option)
-                heapq.heappush(frontier, (sum(option), option))
-    return None
+    else:
+        text = (
+            f"The move from {where} to {there} joins two positions the claim values {here}; a "
+            f"position's value differs from the value of every position it can move to, so the "
+            f"claim is wrong at one of them."
+        )
+    return Local(False, count, "condition-1", text, here, q, [q])
+
+
+def _cond2(ctx: ClaimContext, position: Any, here: Any, seen: dict[Any, Any], count: int) -> Local:
+    where = describe_position(ctx, position)
+    suspects = list(seen.values())
+    if ctx.misere and count == 0:
+        ok = (not here) if ctx.spec.states_p_positions else here == 1
+        if ok:
+            return Local(True, 0)
+        text = f"{where} has no move, so in misère play its nim-value is 1 (an N-position)."
+        return Local(False, 0, "terminal", text, here, None, [])
+    if ctx.spec.states_p_positions:
+        if here or True in seen:
+            return Local(True, count)
+        text = (
+            f"The claim says {where} is not a P-position, but none of its {count} moves reaches a "
+            "position the claim calls a P-position; every N-position has such a move"
+        )
+    else:
+        mex = 0
+        while mex in seen:
+            mex += 1
+        if mex == here:
+            return Local(True, count)
+        text = (
+            f"At {where} the claim gives {here}, but no move reaches a position the claim values "
+            f"{mex} (the mex of the claimed values of its {count} options is {mex}); a position's "
+            "value is the mex of its options' values"
+        )
+    text += f", so the claim is wrong at {where} or at one of its options."
+    return Local(False, count, "condition-2", text, here, None, suspects)
+
+
+# ---------------------------------------------------------------------------
+# listed positions (value and sequence claims)
+# ---------------------------------------------------------------------------
+
+#: Positions of a heap game whose direct evaluation would visit more joint positions than
+#: ``DIRECT_BUDGET``, or list more moves than ``DIRECT_COST`` in all, are evaluated by
+#: Sprague–Grundy.
+DIRECT_BUDGET = 20_000
+DIRECT_COST = 2e6
+#: For take-and-break games: positions with more tokens than this use Sprague–Grundy.
+SPLIT_BUDGET = 40
+
+
+#: Most work (roughly, set insertions) a reference heap table may take for a value claim.
+REFERENCE_COST = 2e9
+
+
+class TooLarge(Exception):
+    """A position beyond what the reference implementation can evaluate."""
+
+
+def reference_limit(game: HeapGame) -> int:
+    """The largest heap whose reference table costs at most :data:`REFERENCE_COST`."""
+    lo, hi = 0, 1 << 40
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if heap_cost(game, mid) <= REFERENCE_COST:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class Oracle:
+    """Reference values of the listed positions of ``value`` and ``sequence`` claims, shared
+    caches, and how each was computed (the ``reference`` method and :mod:`.settle` use it)."""
+
+    def __init__(self, game: Game, deadline: float = 0.0) -> None:
+        self.game = game
+        self.deadline = deadline
+        self.cache: dict[Hashable, int] = {}
+        self.tables: list[int] = []
+        self.methods: set[str] = set()
+
+    def heap_table(self, n: int) -> list[int]:
+        assert isinstance(self.game, HeapGame)
+        if len(self.tables) <= n:
+            limit = reference_limit(self.game)
+            if n > limit:
+                raise TooLarge(
+                    f"heap {n} is too large for this engine (the reference implementation): "
+                    f"limit {limit:,} for {self.game.spec}"
+                )
+            size = min(max(n, 2 * len(self.tables)), limit)
+            self.tables = reference.heap_table(
+                self.game, size, check=lambda: deadline.check(self.deadline, "computing a table")
+            )
+        return self.tables
+
+    def value(self, position: Any) -> int:
+        game = self.game
+        if isinstance(game, HeapGame):
+            heaps = canonical_heaps((position,) if isinstance(position, int) else position)
+            # A split multiplies the positions below a heap: there the budget is on the tokens.
+            if game.splits:
+                direct = sum(heaps) <= SPLIT_BUDGET
+            else:
+                direct = _direct_cost(game, heaps) <= DIRECT_COST
+            if not direct:
+                self.methods.add("Sprague–Grundy over reference heap tables")
+                table = self.heap_table(max(heaps))
+                out = 0
+                for h in heaps:
+                    out ^= table[h]
+                return out
+            self.methods.add("direct mex")
+            return reference.value(game, heaps, self.cache, check=self.check)
+        self.methods.add("direct mex")
+        key = game.position(position)
+        return reference.value(game, key, self.cache, check=self.check)
+
+    def sequence_value(self, n: int) -> int:
+        """The value of the ``n``-th term of a sequence claim: heap ``n`` of a heap game's
+        reference table, else the direct mex at the position ``n``."""
+        if isinstance(self.game, HeapGame):
+            return self.heap_table(n)[n]
+        return reference.value(self.game, n, self.cache, check=self.check)
+
+    def check(self) -> None:
+        """Raise :class:`~nimproof.provers.deadline.TimeUp` past the claim's deadline."""
+        deadline.check(self.deadline, "computing a value")
+
+    def moves(self, position: Any) -> list[Any]:
+        """The positions one move away, in the form claims write them."""
+        game = self.game
+        if isinstance(game, HeapGame):
+            heaps = (position,) if isinstance(position, int) else tuple(position)
+            return list(dict.fromkeys(game.moves(heaps)))
+        if isinstance(game, PluginGame) or isinstance(position, int):
+            return list(dict.fromkeys(game.moves(position)))
+        return list(dict.fromkeys(fixed_moves(game, position)))
+
+    def normal(self, move: Any) -> Any:
+        """A listed or generated move in one comparable form."""
+        if isinstance(self.game, HeapGame) or self.game.misere:
+            if isinstance(move, int):
+                return canonical_heaps((move,))
+            if isinstance(move, list | tuple) and all(isinstance(x, int) for x in move):
+                return canonical_heaps(move)
+        return _freeze(move)
+
+
+def _direct_cost(game: HeapGame, heaps: tuple[int, ...]) -> float:
+    """Roughly the moves a direct evaluation of ``heaps`` lists (inf beyond ``DIRECT_BUDGET``)."""
+    positions = math.prod(h + 1 for h in heaps)
+    if positions > DIRECT_BUDGET:
+        return math.inf
+    return positions * sum(heap_cost(game, h) / (h + 1) for h in heaps)
+
+
+def _freeze(x: Any) -> Any:
+    if isinstance(x, list | tuple):
+        return tuple(_freeze(v) for v in x)
+    return x

@@ -21,9 +21,9 @@ from nimproof.certificates import parts as certificate_parts
 from nimproof.errors import EvalError
 from nimproof.expr.nodes import free_names
 from nimproof.expr.to_z3 import Unsupported, compile_int
-from nimproof.provers import recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.moves import heap_move_legal, heap_moves
+from nimproof.provers.moves import heap_moves
 from nimproof.provers.solving import Solver, Undecided, all_of, shrink, value_of
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
@@ -99,7 +99,7 @@ def _identity(ctx: ClaimContext, solver: Solver) -> Counterexample | None:
     model = solver.check(*query, total == size)
     assert model is not None
     point = {name: value_of(model, x) for name, x in xs.items()}
-    cx = recheck.identity_fails_at(ctx, point)
+    cx = settle.identity_fails_at(ctx, point)
     if cx is None:
         raise Undecided(f"a guard fails at {point} (e.g. a divisor that may be negative)")
     return cx
@@ -149,7 +149,7 @@ class _OneHeap:
         if solver.check(dom, c1) is None:
             return None
         k = _shrink(solver, [dom, c1], n)
-        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        cx = settle.heap_counterexample(self.ctx, k)
         return cx if cx is not None else self.move_between_equal_values(c1, k)
 
     def move_between_equal_values(self, c1: z3.BoolRef, k: int) -> Counterexample:
@@ -162,19 +162,12 @@ class _OneHeap:
             if hm.takes is None
             else next(k - t for t in hm.takes if t <= k and _equal(ctx, k, k - t))
         )
-        if not (heap_move_legal(self.base, k, target) and _equal(ctx, k, target)):
-            raise Undecided("condition 1 model did not re-check")
         a = int(recheck.formula_at(ctx, k))
-        return Counterexample(
-            k,
-            "condition-1",
-            f"The move {k} -> {target} joins two heaps the claim values {a}.",
-            a,
-            None,
-            target,
-            True,
-            "exact evaluation and the move rule",
-        )
+        text = f"The move {k} -> {target} joins two heaps the claim values {a}."
+        cx = settle.move_joins(ctx, k, target, text, "exact evaluation and the move rule")
+        if cx is None:
+            raise Undecided("condition 1 model did not re-check")
+        return cx
 
     def terminal(self) -> tuple[z3.BoolRef, Counterexample | None]:
         """Misère: terminal heaps have value 1."""
@@ -187,7 +180,7 @@ class _OneHeap:
         if self.solver.check(*bad) is None:
             return terminal, None
         k = _shrink(self.solver, bad, self.n)
-        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        cx = settle.heap_counterexample(self.ctx, k)
         if cx is None:
             raise Undecided(f"terminal condition fails at n = {k} but did not re-check")
         return terminal, cx
@@ -216,7 +209,7 @@ class _OneHeap:
         if self.solver.check(*query) is None:
             return None, f"local conditions for all n; condition 2 by {how}"
         k = _shrink(self.solver, query, self.n)
-        cx = recheck.heap_counterexample(self.ctx, k, "reference implementation")
+        cx = settle.heap_counterexample(self.ctx, k)
         if cx is None:
             raise Undecided(f"condition 2 fails at n = {k} but the reference could not confirm it")
         return cx, "condition 2"

@@ -13,7 +13,7 @@ import pytest
 
 from bench.hunt import EXAMPLES, GRUNDY_P, Example, one_of, run_example
 from nimproof.api import check_claim
-from nimproof.provers import evidence, method_plan, prepare, verify_claim
+from nimproof.provers import method_plan, prepare, settle, verify_claim
 from nimproof.provers.hunt import boxes, common, far
 from tests.conftest import assert_refutation_holds, claim
 
@@ -93,7 +93,7 @@ def test_z3_widths_start_where_the_constants_fit_and_reach_the_wrong_width() -> 
     budget = common.Budget.of(ctx, 30)
     found = boxes._widths(ctx, budget, 256, done)
     assert found is not None, done.notes
-    out = evidence.settle(ctx, found)  # as run_method does with a candidate
+    out = settle.settle(ctx, found)  # as run_method does with a candidate
     assert out.status == "refuted", out
     assert out.counterexample is not None and out.counterexample.rechecked
     assert "width 47" in out.detail

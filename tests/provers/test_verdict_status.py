@@ -14,7 +14,7 @@ from nimproof.engines.heap import MISERE_SPLIT_MAX_N, plan_heap
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
 from nimproof.provers import prepare, verify_claim
-from nimproof.provers.evidence import name_wrong_position, settle
+from nimproof.provers.settle import name_wrong_position, settle
 from nimproof.verdict import (
     ALL_POSITIONS,
     Counterexample,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from nimproof.claims import Claim
-from nimproof.provers import evidence, prepare, verify_claim
+from nimproof.provers import prepare, settle, verify_claim
 from nimproof.verdict import Counterexample, MethodResult, Scope
 
 HALF_HEAP = "n >> (trailing_ones(n) + 1)"
@@ -118,9 +118,9 @@ def _claim() -> Claim:
 
 def test_a_spurious_candidate_is_dismissed_and_the_proof_stands() -> None:
     ctx = prepare(_claim())
-    fake = evidence.candidate((3, 3), "condition-2", "a solver said so")
+    fake = settle.candidate((3, 3), "condition-2", "a solver said so")
     result = MethodResult("z3_bitvec", "refuted", Scope("width", width=8), counterexample=fake)
-    settled = evidence.settle(ctx, result)
+    settled = settle.settle(ctx, result)
     assert settled.status == "proved" and settled.counterexample is None
     assert "dismissed" in settled.detail
 
@@ -130,8 +130,8 @@ def test_a_candidate_nothing_can_reach_keeps_the_claim_unproved() -> None:
 
     ctx = prepare(Claim(id="c", kind="grundy", statement="s", game="kayles", formula="n % 3"))
     far = 10**12
-    fake = evidence.candidate(far, "condition-2", "a solver said so")
-    result = evidence.settle(ctx, MethodResult("x", "refuted", counterexample=fake))
+    fake = settle.candidate(far, "condition-2", "a solver said so")
+    result = settle.settle(ctx, MethodResult("x", "refuted", counterexample=fake))
     assert result.status == "unknown" and result.counterexample is not None
     assert (
         not result.counterexample.rechecked and "Not confirmed" in result.counterexample.explanation
@@ -152,8 +152,8 @@ def test_a_confirmed_candidate_names_the_wrong_position() -> None:
             formula="xor(h) == 0 and h[0] != 1000",
         )
     )
-    fake = evidence.candidate((1000, 1000), "condition-2", "found")
-    settled = evidence.settle(ctx, MethodResult("z3_bitvec", "refuted", counterexample=fake))
+    fake = settle.candidate((1000, 1000), "condition-2", "found")
+    settled = settle.settle(ctx, MethodResult("z3_bitvec", "refuted", counterexample=fake))
     cx = settled.counterexample
     assert isinstance(cx, Counterexample) and cx.rechecked and cx.condition == "value"
     assert cx.position == (1000, 1000) and cx.actual == 0

@@ -20,10 +20,9 @@ from dataclasses import replace
 from typing import TypedDict
 
 from nimproof.errors import EvalError
-from nimproof.provers import evidence
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive import identity, multi_heap, one_heap
-from nimproof.provers.exhaustive.common import NAME, TooLarge, refuted, unknown
+from nimproof.provers.exhaustive.common import NAME, TooLarge, refuted, scan_smallest, unknown
 from nimproof.verdict import MethodResult
 
 
@@ -60,7 +59,7 @@ def run(ctx: ClaimContext, options: Options) -> MethodResult:
         result = unknown(str(exc))
     except EvalError as exc:
         # Numbers beyond int64 (huge shifts, powers): decide the smallest positions exactly.
-        found = evidence.scan_smallest(ctx, 63 if ctx.one_heap else 7)
+        found = scan_smallest(ctx, 63 if ctx.one_heap else 7)
         if found is not None:
             result = refuted(
                 found, f"vectorised evaluation impossible ({exc}); exact evaluation instead"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from nimproof.errors import EvalError
-from nimproof.provers import recheck
+from nimproof.provers import deadline, recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
 
@@ -72,5 +73,44 @@ def undefined_there(ctx: ClaimContext, point: Any) -> MethodResult | None:
     try:
         recheck.formula_at(ctx, point)
     except EvalError as exc:
-        return refuted(recheck.undefined_at(ctx, point, exc))
+        return refuted(settle.undefined_at(ctx, point, exc))
+    return None
+
+
+#: Positions the exact scan examines at most.
+SCAN_POSITIONS = 4096
+
+
+def scan_smallest(ctx: ClaimContext, bound: int) -> Counterexample | None:
+    """The first position (smallest first, heaps up to ``bound``) where the claim is wrong.
+
+    Uses exact integer evaluation of the claim and the true values only (each
+    position re-checked by :mod:`nimproof.provers.settle`); for formulas whose
+    numbers leave int64 (huge shifts and powers). Examines at most
+    :data:`SCAN_POSITIONS` positions.
+    """
+    if ctx.spec.is_identity:
+        names = list(ctx.claim.variables)
+        points: Iterator[Any] = (
+            dict(zip(names, p, strict=True))
+            for p in sorted(
+                itertools.product(range(bound + 1), repeat=len(names)), key=lambda p: (sum(p), p)
+            )
+        )
+    elif ctx.one_heap:
+        points = iter(range(bound + 1))
+    elif ctx.spec.about_positions and ctx.heaps:
+        points = iter(
+            sorted(itertools.product(range(bound + 1), repeat=ctx.heaps), key=lambda p: (sum(p), p))
+        )
+    else:
+        return None
+    for i, point in enumerate(itertools.islice(points, SCAN_POSITIONS)):
+        deadline.every(ctx.deadline, 64, i, "evaluating the claim exactly")
+        if ctx.spec.is_identity:
+            found = settle.identity_fails_at(ctx, point)
+        else:
+            found = settle.wrong_at(ctx, point)
+        if found is not None:
+            return found
     return None

@@ -11,7 +11,7 @@ import numpy as np
 
 from nimproof.engines import reference
 from nimproof.expr import evaluate_array
-from nimproof.provers import deadline, recheck
+from nimproof.provers import deadline, recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive.common import (
     MAX_POSITIONS,
@@ -22,7 +22,7 @@ from nimproof.provers.exhaustive.common import (
     refuted,
     unknown,
 )
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import MethodResult, Scope
 
 
 def check_identity(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
@@ -69,7 +69,7 @@ def _assignments(
 
 def _false_at(ctx: ClaimContext, point: dict[str, int]) -> MethodResult:
     """The verdict where vectorised evaluation finds the identity false, after exact evaluation."""
-    cx = recheck.identity_fails_at(ctx, point)
+    cx = settle.identity_fails_at(ctx, point)
     if cx is None:
         return unknown(f"vectorised and exact evaluation disagree at {point}")
     return refuted(cx)
@@ -77,7 +77,7 @@ def _false_at(ctx: ClaimContext, point: dict[str, int]) -> MethodResult:
 
 def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Every joint position of heaps ``0..max_heap``: direct mex against the xor of the tables."""
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     game = ctx.game
     assert game is not None
@@ -108,11 +108,7 @@ def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResul
                 f"At heaps {heaps} the direct mex over joint positions gives {direct}, but the xor of "
                 f"the parts' values is {parts} = {xor}."
             )
-            return refuted(
-                Counterexample(
-                    heaps, "sum", text, xor, direct, None, True, "reference implementation"
-                )
-            )
+            return refuted(settle.candidate(heaps, "sum", text, xor, direct))
     return proved(
         Scope("bound", bound=limit, measure="heap", heaps=len(comps)),
         f"{count} joint positions: direct mex equals the xor of the engine tables",

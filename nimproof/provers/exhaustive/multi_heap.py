@@ -21,8 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from nimproof.engines import reference
-from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
 from nimproof.games import (
     HeapGame,
@@ -32,7 +30,7 @@ from nimproof.games import (
     StairToStair,
     UpToKHeaps,
 )
-from nimproof.provers import deadline, recheck
+from nimproof.provers import deadline, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive.common import (
     GENERIC_MAX_POSITIONS,
@@ -45,7 +43,7 @@ from nimproof.provers.exhaustive.common import (
     refuted,
     undefined_there,
 )
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.verdict import MethodResult, Scope
 
 
 def heaps_of(ctx: ClaimContext) -> int:
@@ -221,25 +219,20 @@ def _violations(ctx: ClaimContext, values: np.ndarray, axes: list[HeapGame] | No
 
 def _refuted_at(ctx: ClaimContext, point: tuple[int, ...]) -> MethodResult:
     """The refutation where the local conditions fail first, re-checked by the reference if it can."""
-    cx = recheck.first_disagreement(ctx, point)
+    cx = settle.first_disagreement(ctx, point)
     if cx is None:
-        cx = Counterexample(
+        cx = settle.candidate(
             point,
             "value",
             f"The local conditions fail at {point} (not re-checked: "
             "the reference is too costly here).",
-            None,
-            None,
-            None,
-            False,
-            "",
         )
     return refuted(cx, f"local conditions fail first at {point}")
 
 
 def _compare_engine(ctx: ClaimContext, h: int, b: int, values: np.ndarray) -> None:
     """Cross-check against the engine's table; a disagreement is an engine bug and stops the run."""
-    from nimproof.engines import multi_table
+    from nimproof.engines import multi_table  # lazy: the engines start numba
 
     if (b + 1) ** h > 2_000_000:
         return
@@ -307,24 +300,8 @@ def _generic(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         positions = _sorted_positions(ctx, b, h)
         for i, pos in enumerate(positions):
             deadline.every(ctx.deadline, 64, i, "comparing with the reference")
-            key = game.position(pos)
-            actual = reference.value(game, key, cache)
-            try:
-                claimed = recheck.formula_at(ctx, pos)
-            except EvalError as exc:
-                return refuted(recheck.undefined_at(ctx, pos, exc))
-            wrong = (
-                (bool(claimed) != (actual == 0))
-                if ctx.spec.states_p_positions
-                else (claimed != actual)
-            )
-            if wrong:
-                move = next(
-                    (q for q in game.moves(key) if reference.value(game, q, cache) == 0), None
-                )
-                cx = recheck.value_mismatch(
-                    ctx, pos, claimed, actual, "reference implementation", move
-                )
+            cx = settle.reference_mismatch(ctx, pos, cache)
+            if cx is not None:
                 return refuted(cx, f"first disagreement at {pos}")
         checked, count = b, len(positions)
     measure = "size" if plugin else "total" if ctx.staircase else "heap"

@@ -26,7 +26,7 @@ from nimproof.games import (
     RelationMoves,
     SetTakes,
 )
-from nimproof.provers import deadline, kernels, recheck
+from nimproof.provers import deadline, kernels, recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.exhaustive.common import (
     TooLarge,
@@ -37,15 +37,15 @@ from nimproof.provers.exhaustive.common import (
     undefined_there,
     unknown,
 )
-from nimproof.verdict import Counterexample, MethodResult, Scope
+from nimproof.provers.recursion import recursive_values
+from nimproof.provers.rule_targets import rule_targets
+from nimproof.verdict import MethodResult, Scope
 
 
 def claimed_values(ctx: ClaimContext, n_max: int) -> tuple[np.ndarray, int | None]:
     """``F(0..n_max)`` and the first heap where the formula is undefined (None if nowhere)."""
     assert ctx.formula is not None
     if ctx.recursive:
-        from nimproof.provers.recursion import recursive_values
-
         return recursive_values(ctx.formula, n_max, ctx.params)
     n = np.arange(n_max + 1, dtype=np.int64)
     values, undefined = evaluate_array(ctx.formula, {"n": n, **ctx.params})
@@ -108,8 +108,6 @@ def _(spec: SetTakes, n_all: int) -> tuple[np.ndarray, np.ndarray]:
 
 @_move_targets.register
 def _(spec: RelationMoves, n_all: int) -> tuple[np.ndarray, np.ndarray]:
-    from nimproof.provers.rule_targets import rule_targets
-
     solved = rule_targets(spec.predicate, n_all)
     if solved is not None:
         return solved[0], solved[1]
@@ -182,7 +180,7 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
 
 def _engine_table(ctx: ClaimContext, b: int, by_mex: bool) -> np.ndarray | None:
     """The engine's table to ``b``; None beyond the engine's limit if the mex decides alone."""
-    from nimproof.engines import grundy_table
+    from nimproof.engines import grundy_table  # lazy: the engines start numba
 
     assert ctx.game is not None
     try:
@@ -200,19 +198,16 @@ def _against_mex(
     diff = np.flatnonzero(G != F)
     if diff.size:
         n0 = int(diff[0])
-        cx = recheck.heap_counterexample(ctx, n0, "reference implementation")
+        cx = settle.heap_counterexample(ctx, n0)
         if cx is None:
             # The mex step says the claim fails at n0; the reference disagrees or is too costly.
-            cx = Counterexample(
+            cx = settle.candidate(
                 n0,
                 "value",
                 f"At heap {n0} the claim gives {int(F[n0])}, but the mex over its options is "
                 f"{int(G[n0])} (not re-checked: the reference is too costly at this size).",
                 int(F[n0]),
                 int(G[n0]),
-                None,
-                False,
-                "",
             )
         return refuted(cx, f"local conditions fail first at n = {n0}")
     if not np.array_equal(table, F):
@@ -229,7 +224,7 @@ def _against(ctx: ClaimContext, b: int, F: np.ndarray, table: np.ndarray) -> Met
     diff = np.flatnonzero(table != F)
     if diff.size:
         n0 = int(diff[0])
-        cx = recheck.heap_counterexample(ctx, n0, "reference implementation")
+        cx = settle.heap_counterexample(ctx, n0)
         if cx is None:
             return unknown(
                 f"the engine table differs from the claim at n = {n0}, not confirmed by the reference"

@@ -13,14 +13,16 @@ At each position the claim is decided exactly:
   reference implementation; any sum of normal-play heaps whose tables the
   reference reaches, by Sprague–Grundy; a sum of Nim heaps, whose heap of
   ``n`` tokens has value ``n``, by Sprague–Grundy) it is compared with the
-  claim (:func:`nimproof.provers.evidence.wrong_at`);
+  claim (:func:`nimproof.provers.settle.wrong_at`; Nim and misère Nim by
+  Sprague–Grundy and Bouton's misère theorem at any size);
 * otherwise the local conditions are decided at that one position: the claim
   is evaluated exactly there, and z3 answers whether a legal move of the
   family (its symbolic move relation, at a width that holds the position)
-  reaches a position the claim calls P (or values ``v``). A move z3 names is
-  re-checked with the family's own move definition and exact evaluation; an
-  ``unsat`` answer is the same "z3 on the concrete position" re-check the
-  automata method's counterexamples use.
+  reaches a position the claim calls P (or values ``v``). What z3 finds is
+  handed to :mod:`nimproof.provers.settle`: a move is re-checked with the
+  family's own move definition and exact evaluation, an ``unsat`` answer by
+  settle's own "z3 on the concrete position" query; settle then names the
+  position where the claim is wrong when its truth is in reach.
 """
 
 from __future__ import annotations
@@ -29,14 +31,13 @@ import itertools
 import random
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
 import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.provers import evidence, recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import is_move
 from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps
@@ -122,32 +123,13 @@ def decidable(ctx: ClaimContext) -> bool:
 
 def decide(ctx: ClaimContext, position: tuple[int, ...], stop: float) -> Counterexample | None:
     """A re-checked counterexample at ``position`` (or at a move from it), or None."""
-    if max(position) < SMALL:
-        return evidence.wrong_at(ctx, position)
-    nim = nim_sum_value(ctx, position)
-    if nim is not None:
-        return _against_value(ctx, position, nim)
+    if max(position) < SMALL or nim_sum_value(ctx, position) is not None:
+        return settle.wrong_at(ctx, position)
     try:
         here = recheck.formula_at(ctx, position)
     except EvalError as exc:
-        return recheck.undefined_at(ctx, position, exc)
+        return settle.undefined_at(ctx, position, exc)
     return _local(ctx, position, here, stop)
-
-
-def _against_value(
-    ctx: ClaimContext, position: tuple[int, ...], actual: int
-) -> Counterexample | None:
-    try:
-        claimed = recheck.formula_at(ctx, position)
-    except EvalError as exc:
-        return recheck.undefined_at(ctx, position, exc)
-    wrong = (bool(claimed) != (actual == 0)) if ctx.spec.states_p_positions else claimed != actual
-    if not wrong:
-        return None
-    how = "Sprague–Grundy: the xor of the Nim heaps (a heap of n tokens has value n)"
-    cx = recheck.value_mismatch(ctx, position, claimed, actual, how)
-    text = cx.explanation.replace("the reference implementation computes", "Sprague–Grundy gives")
-    return replace(cx, explanation=text)
 
 
 def _local(ctx: ClaimContext, x: tuple[int, ...], here: Any, stop: float) -> Counterexample | None:
@@ -155,7 +137,7 @@ def _local(ctx: ClaimContext, x: tuple[int, ...], here: Any, stop: float) -> Cou
     they cannot be decided here)."""
     if ctx.spec.states_p_positions:
         if here and _terminal_misere(ctx, x):
-            return evidence.wrong_at(ctx, x)
+            return settle.wrong_at(ctx, x)
         found = _query(ctx, x, None, stop)
         if found is _UNDECIDED:
             return None
@@ -233,27 +215,19 @@ def _is_real_move(ctx: ClaimContext, x: tuple[int, ...], q: tuple[int, ...], her
 
 def _condition_1(
     ctx: ClaimContext, x: tuple[int, ...], q: tuple[int, ...], here: Any
-) -> Counterexample:
-    for where in (x, q):
-        named = evidence.wrong_at(ctx, where)
-        if named is not None:
-            return named
+) -> Counterexample | None:
     a, b = recheck.describe_position(ctx, x), recheck.describe_position(ctx, q)
     what = "P-positions" if ctx.spec.states_p_positions else f"positions of value {here}"
     text = (
         f"The move from {a} to {b} joins two {what} of the claim; no move joins two such "
         "positions, so the claim is wrong at one of them."
     )
-    how = "the family's move definition and exact evaluation of the claim at both positions"
-    return Counterexample(x, "condition-1", text, here, None, q, True, how)
+    return settle.move_joins(ctx, x, q, text)
 
 
 def _condition_2(
     ctx: ClaimContext, x: tuple[int, ...], here: Any, goal: Any = None
-) -> Counterexample:
-    named = evidence.wrong_at(ctx, x)
-    if named is not None:
-        return named
+) -> Counterexample | None:
     where = recheck.describe_position(ctx, x)
     if ctx.spec.states_p_positions:
         text = (
@@ -266,5 +240,4 @@ def _condition_2(
             f"At {where} the claim gives {here}, but no move reaches a position the claim values "
             f"{goal}, so the claim is wrong at {where} or at one of its options."
         )
-    how = "exact evaluation of the claim and z3 on the concrete position (no legal move reaches it)"
-    return Counterexample(x, "condition-2", text, here, None, None, True, how)
+    return settle.no_move_reaches(ctx, x, goal, text, claimed=here)

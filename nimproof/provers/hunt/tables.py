@@ -23,7 +23,7 @@ from nimproof.engines import reference
 from nimproof.engines.heap import grundy_table, plan_heap
 from nimproof.errors import EvalError, UsageError
 from nimproof.expr import evaluate_array
-from nimproof.provers import evidence, recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.hunt.common import Budget, exponent_from, result
 from nimproof.verdict import NO_SCOPE, Counterexample, MethodResult, Scope
@@ -165,10 +165,7 @@ def _refute(
     ctx: ClaimContext, n: int, table: np.ndarray, checked: int, engine: str
 ) -> MethodResult:
     """The re-checked counterexample at heap ``n`` (or the engine's finding as a candidate)."""
-    if ctx.one_heap:
-        cx = recheck.heap_counterexample(ctx, n, "reference implementation")
-    else:
-        cx = evidence.wrong_at(ctx, (n,))
+    cx = settle.heap_counterexample(ctx, n) if ctx.one_heap else settle.wrong_at(ctx, (n,))
     detail = f"the claim and the {engine} table differ first at heap {n}"
     if cx is None:
         cx = _candidate(ctx, n, int(table[n]), engine)
@@ -180,12 +177,12 @@ def _refute(
 
 
 def _candidate(ctx: ClaimContext, n: int, actual: int, engine: str) -> Counterexample:
-    """The engine's finding at heap ``n``, unconfirmed (settled by :mod:`..evidence`)."""
+    """The engine's finding at heap ``n``, unconfirmed (decided by :mod:`..settle`)."""
     position: Any = n if ctx.one_heap else (n,)
     try:
         claimed: Any = recheck.formula_at(ctx, position)
     except EvalError as exc:
-        return recheck.undefined_at(ctx, position, exc)
+        return settle.undefined_at(ctx, position, exc)
     truth = "a P-position" if actual == 0 else f"value {actual}"
     text = f"At heap {n} the claim gives {claimed}, but the {engine} table gives {truth}."
-    return evidence.candidate(position, "value", text, claimed, actual)
+    return settle.candidate(position, "value", text, claimed, actual)

@@ -43,7 +43,7 @@ from typing import Any, TypedDict, cast
 from nimproof.certificates import parts as certificate_parts
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.evidence import Candidate
+from nimproof.provers.settle import Candidate
 from nimproof.provers.solving import Solver, Undecided
 from nimproof.provers.z3_bitvec.common import NAME, QUANTIFIER_MAX_WIDTH, Found
 from nimproof.provers.z3_bitvec.identity import prove_identity

@@ -5,7 +5,7 @@ from __future__ import annotations
 import z3
 
 from nimproof.expr.to_z3 import compile_bv
-from nimproof.provers import recheck
+from nimproof.provers import settle
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import SHRINK_ROUNDS, Found
@@ -34,7 +34,7 @@ def prove_identity(ctx: ClaimContext, w: int, solver: Solver) -> Found | None:
             break
         model = smaller
     point = {name: value_of(model, x) for name, x in xs.items()}
-    cx = recheck.identity_fails_at(ctx, point)
+    cx = settle.identity_fails_at(ctx, point)
     if cx is None:
         raise Undecided(
             f"the formula leaves the {width}-bit range at {point}; cannot decide at this width"

@@ -22,10 +22,10 @@ import z3
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.games import Game, HeapGame, MoveDescription, StairToStair, UpToKHeaps
-from nimproof.provers import recheck, witnesses
+from nimproof.provers import recheck, settle, witnesses
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.evidence import Candidate, candidate
 from nimproof.provers.moves import heap_moves, is_move
+from nimproof.provers.settle import Candidate, candidate
 from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import (
     SHRINK_ROUNDS,
@@ -380,7 +380,7 @@ def _recheck_condition_1(
     try:
         a, b = recheck.formula_at(ctx, point), recheck.formula_at(ctx, target)
     except EvalError as exc:
-        return Found(recheck.undefined_at(ctx, point, exc))
+        return Found(settle.undefined_at(ctx, point, exc))
     if ctx.spec.states_p_positions:
         if not (a and b):
             return None
@@ -398,17 +398,9 @@ def _recheck_condition_1(
     actual = recheck.true_position_value(ctx, point, {})
     if actual is not None:
         text += f" The reference value of {tuple(point)} is {actual}."
-    cx = Counterexample(
-        tuple(point),
-        "condition-1",
-        text,
-        a,
-        actual,
-        tuple(target),
-        True,
-        "exact evaluation and the move definition",
-    )
-    return Found(cx)
+    how = "exact evaluation and the move definition"
+    cx = settle.move_joins(ctx, tuple(point), tuple(target), text, how)
+    return None if cx is None else Found(cx)
 
 
 def _value_recheck(ctx: ClaimContext, point: list[int]) -> Counterexample | None:
@@ -419,14 +411,12 @@ def _value_recheck(ctx: ClaimContext, point: list[int]) -> Counterexample | None
     ``point`` are searched, smallest first, for the first one where the claim
     and the reference disagree (at most ``FIRST_DISAGREEMENT_SIZE`` of them).
     """
-    from nimproof.provers import evidence
-
-    found = evidence.wrong_at(ctx, tuple(point))
+    found = settle.wrong_at(ctx, tuple(point))
     if found is not None or ctx.game is None:
         return found
     if recheck.position_count(ctx.game, point) > FIRST_DISAGREEMENT_SIZE:
         return found
-    return recheck.first_disagreement(ctx, tuple(point))
+    return settle.first_disagreement(ctx, tuple(point))
 
 
 @singledispatch

@@ -18,10 +18,10 @@ import z3
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.games import HeapGame
-from nimproof.provers import recheck
+from nimproof.provers import recheck, settle
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.evidence import Candidate, candidate
 from nimproof.provers.moves import HeapMoves, heap_move_legal, heap_moves
+from nimproof.provers.settle import Candidate, candidate
 from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import (
     Found,
@@ -30,7 +30,6 @@ from nimproof.provers.z3_bitvec.common import (
     require_quantifier_width,
     shrink_heap,
 )
-from nimproof.verdict import Counterexample
 
 
 @dataclass
@@ -159,7 +158,7 @@ def _recheck_condition_1(
     try:
         a, b = int(recheck.formula_at(ctx, k)), int(recheck.formula_at(ctx, target))
     except EvalError as exc:
-        return Found(recheck.undefined_at(ctx, k, exc))
+        return Found(settle.undefined_at(ctx, k, exc))
     if a != b:
         return None
     actual = recheck.true_heap_value(ctx, k)
@@ -169,11 +168,8 @@ def _recheck_condition_1(
     )
     if actual is not None:
         text += f" The true value of heap {k} is {actual}."
-    return Found(
-        Counterexample(
-            k, "condition-1", text, a, actual, target, True, "exact evaluation and the move rule"
-        )
-    )
+    cx = settle.move_joins(ctx, k, target, text, "exact evaluation and the move rule")
+    return None if cx is None else Found(cx)
 
 
 def _terminal(P: _Heap) -> z3.BoolRef:
@@ -191,7 +187,7 @@ def _terminal_values(P: _Heap, terminal: z3.BoolRef) -> Found | None:
     if P.solver.check(*query) is None:
         return None
     k = shrink_heap(P.solver, query, P.n, P.width)
-    cx = recheck.heap_counterexample(P.ctx, k, "reference implementation")
+    cx = settle.heap_counterexample(P.ctx, k)
     if cx is not None:
         return Found(cx)
     raise Candidate(
@@ -233,7 +229,7 @@ def _condition_2(
     if model is None:
         return None
     k = shrink_heap(P.solver, query, P.n, P.width, quantified)
-    cx = recheck.heap_counterexample(P.ctx, k, "reference implementation")
+    cx = settle.heap_counterexample(P.ctx, k)
     if cx is not None:
         return Found(cx)
     how_found = "z3 finds" if complete else "the witness finds"

@@ -1,0 +1,158 @@
+"""Follow one claim from ``verify_claim`` to its verdict: the modules it visits and its bounces.
+
+Issue 21 asks that following one claim, each module is entered once, in the
+order of the layers. This tool decides one claim in-process (what the worker
+of :func:`nimproof.provers.isolate.decide` runs) under ``sys.setprofile`` and
+counts, over the package's own modules (``nimproof.*``):
+
+* ``modules``: the distinct modules that ran code for the claim;
+* ``returns``: how often control comes back to a module it had already left
+  (by a call or a return: ``A -> B -> A`` counts once), over the sequence of
+  modules the running code is in; ``provers``: the same over the modules of
+  ``nimproof.provers`` and ``nimproof.engines`` only (where issue 21 saw
+  ``evidence``, ``recheck`` and ``engines.reference`` bounce). Both leave out
+  the records and the clock every layer reads (:data:`_DATA`: a
+  ``ClaimContext`` property, a verdict record, the deadline);
+* ``upward``: calls into a module that already has a frame lower on the stack,
+  below a frame of another module (a call back up the layers), and ``edges``
+  the distinct (caller, callee) pairs of such calls.
+
+Run it on any checkout of the package, for example the lead's ``main`` without
+touching it (``PYTHONPATH=/work/main python bench/trace_claim.py``); ``--json``
+prints the figures as JSON. The three claims are a refuted one-heap claim, a
+refuted multi-heap claim found far away (issue 18's misère Nim example) and a
+proved claim.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+#: label -> (game, keyword arguments of ``check_claim``); default timeout each.
+CLAIMS: dict[str, tuple[str, dict[str, Any]]] = {
+    "refuted one-heap": ("subtraction:1,2", {"grundy": "n % 4"}),
+    "refuted multi-heap (far)": (
+        "misere:nim",
+        {
+            "heaps": 4,
+            "p_positions": "((xor(h) != 0) if all(x <= 1 for x in h) else (xor(h) == 0)) != "
+            "(h[0] == 2**50 + 1 and h[1] == 2**50 + 1 and h[2] == 0 and h[3] == 0)",
+        },
+    ),
+    "proved": ("subtraction:1,2", {"grundy": "n % 3"}),
+}
+
+
+@dataclass
+class Trace:
+    """What one claim's run visited."""
+
+    modules: list[str] = field(default_factory=list)
+    edges: Counter[tuple[str, str]] = field(default_factory=Counter)
+    stack: list[str] = field(default_factory=list)
+    returns: int = 0
+    provers: int = 0
+    _seq: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+
+    def profile(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event not in ("call", "return"):
+            return
+        module = frame.f_globals.get("__name__", "")
+        if not module.startswith("nimproof"):
+            module = ""
+        if event == "call":
+            caller = next((m for m in reversed(self.stack) if m), "")
+            if module and module not in self.modules:
+                self.modules.append(module)
+            if module and caller and module != caller and module in self.stack:
+                self.edges[(caller, module)] += 1
+            self.stack.append(module)
+        elif self.stack:
+            self.stack.pop()
+        self.returns += self._step("all", _logic)
+        self.provers += self._step("provers", lambda m: _logic(m) and m.startswith(_DEEP))
+
+    def _step(self, key: str, keep: Any) -> int:
+        """1 when the innermost kept module changed to one left before (the sequence ``key``)."""
+        now = next((m for m in reversed(self.stack) if keep(m)), "")
+        prev, left = self._seq.get(key, ("", set()))
+        if now == prev or not now:
+            return 0
+        if prev:
+            left.add(prev)
+        self._seq[key] = (now, left)
+        return int(now in left)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "modules": len(self.modules),
+            "returns": self.returns,
+            "provers": self.provers,
+            "upward_calls": sum(self.edges.values()),
+            "edges": len(self.edges),
+            "upward": sorted(f"{a} -> {b}" for a, b in self.edges),
+        }
+
+
+_DEEP = ("nimproof.provers", "nimproof.engines")
+#: Records and the clock that every layer reads (a ``ClaimContext`` property, a verdict
+#: record, the deadline): passing through them is not a return to a layer.
+_DATA = ("nimproof.provers.context", "nimproof.verdict", "nimproof.provers.deadline")
+
+
+def _logic(module: str) -> bool:
+    return bool(module) and module not in _DATA
+
+
+def trace(game: str, options: dict[str, Any]) -> tuple[str, Trace, float]:
+    """The verdict's status on one claim, its trace and its seconds (the tracing included)."""
+    from nimproof.api import check_claim  # lazy: the package under trace is chosen by PYTHONPATH
+    from nimproof.provers import verify_claim  # lazy: idem
+
+    claim = check_claim(game, **options)
+    verify_claim(claim, timeout=60)  # warm caches and imports outside the trace
+    t = Trace()
+    t0 = time.perf_counter()
+    sys.setprofile(t.profile)
+    try:
+        verdict = verify_claim(claim, timeout=60)
+    finally:
+        sys.setprofile(None)
+    return verdict.status, t, time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--verbose", action="store_true", help="list the upward calls")
+    args = parser.parse_args(argv)
+    import nimproof  # lazy: idem
+
+    out: dict[str, Any] = {"package": nimproof.__file__, "claims": {}}
+    for label, (game, options) in CLAIMS.items():
+        status, t, seconds = trace(game, options)
+        row = {"status": status, "seconds": round(seconds, 2), **t.summary()}
+        out["claims"][label] = row
+        if not args.json:
+            print(
+                f"{label:26} {status:8} modules {row['modules']:3}  returns to a module already "
+                f"left {row['returns']:6} (provers/engines {row['provers']:5})  calls back up "
+                f"{row['upward_calls']:4} ({row['edges']} distinct caller -> callee)"
+            )
+            if args.verbose:
+                for edge in row["upward"]:
+                    print(f"    {edge}")
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
