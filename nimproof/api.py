@@ -34,6 +34,7 @@ from nimproof.misere.bruteforce import compare
 from nimproof.misere.quotient import misere_quotient as build
 from nimproof.output import output_dir
 from nimproof.verdict import Requirement
+from nimproof.verification import PROFILES, Certify, verdict_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -250,15 +251,25 @@ def check(game: str, **options: Any) -> Verdict:
 
 
 def verify(
-    *paths: str | Path, profile: str = "default", timeout: float = 600
+    *paths: str | Path,
+    profile: str = "default",
+    timeout: float = 600,
+    certify: bool = True,
+    certificates: str | Path | None = None,
 ) -> dict[str, Verdict]:
-    """Decide every claim in the conjecture files (or folders) ``paths``: ``{claim id: Verdict}``."""
-    from nimproof.provers import verify_claim  # lazy: start-up time (numba, z3, numpy)
+    """Decide every claim in the conjecture files (or folders) ``paths``: ``{claim id: Verdict}``.
 
-    if profile not in ("default", "full"):
-        raise UsageError(f"unknown profile {profile!r}: default or full")
+    The same pipeline as ``nimproof verify`` (:mod:`nimproof.verification`): each claim in
+    a worker process within ``timeout`` seconds, then (``certify``) held to a second method
+    and to its certificate, written to ``certificates`` when given; a proof whose certificate
+    the independent checker rejects or cannot check is ``unknown``.
+    """
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}: {' or '.join(PROFILES)}")
     claims = load_paths([Path(p) for p in paths] or [Path("conjectures")], profile=profile)
-    return {c.id: verify_claim(c, timeout=timeout) for c in claims}
+    folder = output_dir(str(certificates), "certificates folder") if certificates else None
+    hold = Certify(profile, folder) if certify else None
+    return {c.id: verdict_of(c, timeout, hold) for c in claims}
 
 
 @dataclass(frozen=True, slots=True)

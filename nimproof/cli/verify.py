@@ -8,8 +8,6 @@ output path that cannot be written: all found before any claim runs).
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import difflib
 import os
 import shlex
 import sys
@@ -32,14 +30,11 @@ from nimproof.output import output_dir, output_file
 from nimproof.reports import write_reports
 from nimproof.reports.results import scope_text
 from nimproof.reports.text import counterexample_facts
-from nimproof.verdict import STATUSES
+from nimproof.verification import PROFILES, Certify, decide_all, select
+from nimproof.verification import summary as counts
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
-    from nimproof.verdict import Verdict
-
-#: The check profiles a conjecture file can address (``[claim.checks_full]``).
-PROFILES = ("default", "full")
 
 
 def register(sub: Any) -> None:
@@ -94,54 +89,10 @@ def register(sub: Any) -> None:
     )
 
 
-def _one(claim: Claim, timeout: float, certify: Certify | None = None) -> dict[str, Any]:
-    # lazy: start-up time (numba, z3, numpy)
-    from nimproof.provers.isolate import decide as decide_one
-
-    verdict = decide_one(claim, timeout)
-    if certify is not None:
-        verdict = certify.hold(claim, verdict)
-    return {"claim": claim.to_json(), "verdict": verdict.to_json()}
-
-
-@dataclasses.dataclass(frozen=True)
-class Certify:
-    """What ``verify`` does after deciding a claim: a second, independent method on automata
-    and periodicity proofs, then the certificate written to ``folder`` (when set) and checked
-    by the independent checker (:mod:`nimproof.certificates.build`)."""
-
-    profile: str
-    folder: Path | None
-    strict: bool = True
-
-    def hold(self, claim: Claim, verdict: Verdict) -> Verdict:
-        """``verdict`` with the second method's result and held to its certificate."""
-        # lazy: start-up time (numba, z3, numpy)
-        from nimproof.certificates.build import certify, second_opinion
-        from nimproof.provers import auto_witness, prepare
-
-        ctx = auto_witness(prepare(claim))
-        verdict = second_opinion(ctx, verdict, self.profile)
-        return certify(claim, ctx, verdict, self.folder, strict=self.strict)
-
-
 def command_line(argv: list[str] | None = None) -> str:
     """The command that is running, as a shell line starting with ``nimproof``."""
     words = sys.argv[1:] if argv is None else argv
     return " ".join(["nimproof", *(shlex.quote(w) for w in words)])
-
-
-def select(claims: list[Claim], text: str | None) -> list[Claim]:
-    """The claims whose id contains ``text`` (all when None); none is an error with a hint."""
-    if not text:
-        return claims
-    chosen = [c for c in claims if text in c.id]
-    if not chosen:
-        ids = [c.id for c in claims]
-        near = difflib.get_close_matches(text, ids, n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
-        raise UsageError(f"no claim id contains {text!r}{hint}")
-    return chosen
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,10 +111,10 @@ def run(args: argparse.Namespace) -> int:
         certs = reports_dir / "certificates"
     hold = None if args.no_certify else Certify(args.profile, certs, not args.lenient_certificates)
     t0 = time.monotonic()
-    ordered = decide(claims, args.jobs, args.timeout, show=not args.quiet, certify=hold)
+    ordered = _decide(claims, args.jobs, args.timeout, show=not args.quiet, certify=hold)
     wall = time.monotonic() - t0
     failed = [r for r in ordered if not r["verdict"]["meets_expectation"]]
-    summary = _summary(ordered, wall)
+    summary = counts(ordered, wall)
     # With --json -, stdout carries the JSON alone and the words go to stderr.
     say = _stderr_console() if json_out is not None and json_out.is_stdout else console
     if not args.quiet:
@@ -228,55 +179,19 @@ def _stderr_console() -> Any:
     return err_console
 
 
-def decide(
-    claims: list[Claim], jobs: int, timeout: float, *, show: bool, certify: Certify | None = None
+def _decide(
+    claims: list[Claim], jobs: int, timeout: float, *, show: bool, certify: Certify | None
 ) -> list[dict[str, Any]]:
-    """Every claim's result entry, in the order of ``claims``, with a progress bar."""
-    results: dict[str, dict[str, Any]] = {}
+    """:func:`nimproof.verification.decide_all` with a progress bar."""
     with progress(show and err_console.is_terminal) as bar:
         task = bar.add_task("verifying", total=len(claims))
-        if jobs == 1 or len(claims) == 1:
-            for claim in claims:
-                bar.update(task, description=f"verifying {claim.id}")
-                results[claim.id] = _one(claim, timeout, certify)
+
+        def tell(claim: Claim, done: bool) -> None:
+            bar.update(task, description=f"{'done' if done else 'verifying'} {claim.id}")
+            if done:
                 bar.advance(task)
-        else:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
 
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_one, c, timeout, certify): c for c in claims}
-                for fut in as_completed(futures):
-                    results[futures[fut].id] = fut.result()
-                    bar.update(task, description=f"done {futures[fut].id}")
-                    bar.advance(task)
-    return [results[c.id] for c in claims]
-
-
-def _summary(results: list[dict[str, Any]], wall: float) -> dict[str, Any]:
-    statuses = [r["verdict"]["status"] for r in results]
-    return {
-        "claims": len(results),
-        **{status: statuses.count(status) for status in STATUSES},
-        "met": sum(1 for r in results if r["verdict"]["meets_expectation"]),
-        "by_scope": _by_scope(results),
-        "seconds": round(wall, 2),
-    }
-
-
-def _by_scope(results: list[dict[str, Any]]) -> dict[str, int]:
-    """How many proved or checked claims reached each kind of scope (listed positions apart):
-    ``all`` and ``listed`` are proofs, ``width`` and ``bound`` checks (or proofs of a claim
-    whose own domain is bounded)."""
-    out = {"all": 0, "width": 0, "bound": 0, "listed": 0}
-    for r in results:
-        v = r["verdict"]
-        if v["status"] not in ("proved", "checked"):
-            continue
-        sc = v.get("scope") or {}
-        key = "listed" if sc.get("measure") == "listed" else str(sc.get("kind"))
-        if key in out:
-            out[key] += 1
-    return out
+        return decide_all(claims, jobs=jobs, timeout=timeout, certify=certify, progress=tell)
 
 
 def _print_table(results: list[dict[str, Any]], out: Any) -> None:
