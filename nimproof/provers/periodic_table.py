@@ -44,8 +44,8 @@ from typing import Any, TypedDict
 import numpy as np
 import z3
 
-from nimproof import certificates
-from nimproof.engines import grundy_table, reference
+from nimproof import certificates, tables
+from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate_array
 from nimproof.expr.nodes import Binary, Call, Const, Node, walk_tree
@@ -142,7 +142,7 @@ def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
         return f"{game.spec} is played misère; the periodicity theorems are about normal play"
     if not has_theorem(game):
         return f"no periodicity theorem covers {game.spec}"
-    table = np.asarray(grundy_table(game, max_n), dtype=np.int64)
+    table = np.asarray(tables.heap_values(game, max_n)[: max_n + 1], dtype=np.int64)
     found = find_periodicity(table)
     if found is None:
         return f"no period seen in the table of {game.spec} up to n = {max_n}"
@@ -155,7 +155,7 @@ def _proved_periodicity(game: HeapGame, max_n: int) -> PeriodFact | str:
     if needs > limit:
         return f"the theorem's window needs {needs} values, beyond the reference limit {limit}"
     if needs > len(table):
-        table = np.asarray(grundy_table(game, needs), dtype=np.int64)
+        table = np.asarray(tables.heap_values(game, needs)[: needs + 1], dtype=np.int64)
     ref = reference.heap_table(game, needs - 1)
     if recheck.table_mismatch(table, ref) is not None:
         return f"engine and reference tables of {game.spec} disagree below {needs}"

@@ -25,8 +25,9 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 
+from nimproof import tables
 from nimproof.certificates import parts as certificate_parts
-from nimproof.engines import grundy_table, reference
+from nimproof.engines import reference
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.recheck import table_mismatch
 from nimproof.provers.settle import candidate
@@ -76,7 +77,7 @@ def _decide(ctx: ClaimContext, options: Options) -> MethodResult:
     last = max(window.needs, end + p, max_n, n0 + 2 * p) if window else max(max_n, n0 + 4 * p)
     if last > 10_000_000:
         return MethodResult(NAME, "unknown", detail=f"the window needs {last} values; too many")
-    table = grundy_table(game, last)
+    table = tables.heap_values(game, last)[: last + 1]
     stats: dict[str, Any] = {"values": last + 1}
     ref_n = min(last, REFERENCE_LIMIT if game.splits else 200_000)
     ref = reference.heap_table(game, ref_n)

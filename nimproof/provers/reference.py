@@ -20,6 +20,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any, TypedDict
 
+from nimproof import tables
 from nimproof.engines import reference
 from nimproof.games import Game, HeapGame, PluginGame
 from nimproof.provers.context import ClaimContext
@@ -106,8 +107,6 @@ def _engine_value(game: Game, pos: Any) -> int | None:
 
 
 def _sequence(ctx: ClaimContext) -> MethodResult:
-    from nimproof.engines import grundy_table  # lazy: the engines start numba
-
     game = ctx.game
     assert game is not None
     claimed = [int(v) for v in ctx.claim.values]
@@ -120,7 +119,7 @@ def _sequence(ctx: ClaimContext) -> MethodResult:
         ]
         how = "direct mex on the plugin's positions"
     elif isinstance(game, HeapGame) or game.misere:
-        table = [int(x) for x in grundy_table(game, last)]
+        table = [int(x) for x in tables.heap_values(game, last)[: last + 1]]
         if isinstance(game, HeapGame):
             ref = reference.heap_table(game, last)
         else:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import nimproof.engines
+import nimproof.tables
 from nimproof.engines import reference
 from nimproof.games import parse_spec
 from nimproof.provers import verify_claim as _verify_claim
@@ -103,16 +104,17 @@ def test_large_heap_game_positions_are_valued_by_sprague_grundy_and_say_so() -> 
 def test_a_wrong_engine_table_never_turns_into_a_verdict_on_the_sum_rule(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = nimproof.engines.grundy_table
+    real = nimproof.tables.heap_values
 
-    def broken(game: object, n: int, **kw: object) -> np.ndarray:
-        table = real(game, n, **kw)  # type: ignore[arg-type]
+    def broken(game: object, n: int) -> np.ndarray:
+        table = real(game, n)  # type: ignore[arg-type]
         if getattr(game, "spec", "") == "half-heap" and n >= 5:
             table = table.copy()
             table[5] ^= 2
         return table
 
-    monkeypatch.setattr(nimproof.engines, "grundy_table", broken)
+    # The provers take engine tables from the table service.
+    monkeypatch.setattr(nimproof.tables, "heap_values", broken)
     c = claim(
         "sum_rule",
         None,

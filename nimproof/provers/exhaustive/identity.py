@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from nimproof import tables
 from nimproof.engines import reference
 from nimproof.expr import evaluate_array
 from nimproof.provers import deadline, recheck, settle
@@ -77,14 +78,12 @@ def _false_at(ctx: ClaimContext, point: dict[str, int]) -> MethodResult:
 
 def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Every joint position of heaps ``0..max_heap``: direct mex against the xor of the tables."""
-    from nimproof.engines import grundy_table  # lazy: the engines start numba
-
     game = ctx.game
     assert game is not None
     limit = bound(options, ("max_heap",), 8, 64)
     comps = ctx.components
-    tables = [grundy_table(c, limit) for c in comps]
-    for comp, table in zip(comps, tables, strict=True):
+    values = [tables.heap_values(c, limit)[: limit + 1] for c in comps]
+    for comp, table in zip(comps, values, strict=True):
         k = recheck.table_mismatch(table, reference.heap_table(comp, limit))
         if k is not None:
             return unknown(
@@ -99,11 +98,11 @@ def check_sum_rule(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResul
         deadline.every(ctx.deadline, 16, count, "computing sums")
         direct = reference.value(game, game.position(heaps), cache)
         xor = 0
-        for t, x in zip(tables, heaps, strict=True):
+        for t, x in zip(values, heaps, strict=True):
             xor ^= int(t[x])
         count += 1
         if direct != xor:
-            parts = " xor ".join(str(int(t[x])) for t, x in zip(tables, heaps, strict=True))
+            parts = " xor ".join(str(int(t[x])) for t, x in zip(values, heaps, strict=True))
             text = (
                 f"At heaps {heaps} the direct mex over joint positions gives {direct}, but the xor of "
                 f"the parts' values is {parts} = {xor}."

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from nimproof import tables
 from nimproof.engines import reference
 from nimproof.engines.heap import MISERE_SPLIT_MAX_N
 from nimproof.errors import UsageError
@@ -180,11 +181,9 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
 
 def _engine_table(ctx: ClaimContext, b: int, by_mex: bool) -> np.ndarray | None:
     """The engine's table to ``b``; None beyond the engine's limit if the mex decides alone."""
-    from nimproof.engines import grundy_table  # lazy: the engines start numba
-
     assert ctx.game is not None
     try:
-        return grundy_table(ctx.game, b)
+        return tables.heap_values(ctx.game, b)[: b + 1]
     except UsageError:
         if not by_mex:
             raise TooLarge(f"no engine table of {ctx.game.spec} up to {b}") from None
