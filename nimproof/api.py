@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from nimproof.claims import load_paths
+from nimproof.claims import Claim, ClaimKind, load_paths
+from nimproof.claims.kinds import Budget, Grundy, PPositions, Shape
 from nimproof.engines.words import parse_position, value_and_moves
 from nimproof.errors import UsageError
-from nimproof.games import parse_spec
+from nimproof.games import HeapGame, parse_spec
 from nimproof.misere.bruteforce import compare
 from nimproof.misere.quotient import misere_quotient as build
 from nimproof.output import output_dir
@@ -153,8 +154,7 @@ def check_claim(
     ``table --max-size`` and a claim file's ``max_size``); a limit that does
     not fit the game is refused. ``require`` ("all", "width=W", "bound=B") is
     the scope the verdict must reach (default: the claim's whole domain)."""
-    from nimproof.claims import Claim, ClaimKind
-    from nimproof.claims.kinds import Budget, Grundy, PPositions, Shape
+    # lazy: start-up time (the formula language loads numpy, the provers z3 and numba)
     from nimproof.expr import uses_bitwise
     from nimproof.provers import prepare
     from nimproof.provers.moves import heap_moves
@@ -293,7 +293,6 @@ class Period:
 
 def period(spec: str, max_n: int = 2000) -> Period:
     """The periodicity of a one-heap game's Grundy values, as CGSuite's CheckPeriodicity reports."""
-    from nimproof.games import HeapGame, parse_spec
     from nimproof.periods import analyse  # lazy: loads numba and the dataset store
 
     game = parse_spec(spec)

@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _values(args: argparse.Namespace) -> int:
     """Misère nim-values of heaps 0..N from the joined quotient; exit 1 when they are not all decided."""
-    from nimproof.misere.values import misere_values
+    from nimproof.misere.values import misere_values  # lazy: start-up time (the quotient code)
 
     v = misere_values(
         _spec(args.spec),

@@ -622,7 +622,6 @@ class LoopyRelation(PositionRelation):
     lowers_heaps: ClassVar[bool] = False
 
     def weights(self, heaps: int) -> tuple[int, ...]:
-        from nimproof.errors import UsageError
 
         raise UsageError(
             "a loopy game (a play may go on forever) has no measure every move lowers, so no "

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nimproof.claims.model import Claim
+from nimproof.provers import verify_claim
 from nimproof.verdict import MethodResult, Verdict
 
 #: Seconds past the timeout the child gets to finish on its own (its cooperative
@@ -38,8 +39,6 @@ _HEADER = struct.Struct(">I")
 
 def decide(claim: Claim, timeout: float, *, grace: float = GRACE) -> Verdict:
     """The verdict on ``claim``, guaranteed to return within about ``timeout + grace`` seconds."""
-    from nimproof.provers import verify_claim
-
     if not hasattr(os, "fork"):
         return verify_claim(claim, timeout=timeout)
     t0 = time.monotonic()
@@ -80,8 +79,6 @@ def decide(claim: Claim, timeout: float, *, grace: float = GRACE) -> Verdict:
 def _child(claim: Claim, timeout: float, fd: int) -> None:
     code = 0
     try:
-        from nimproof.provers import verify_claim
-
         verdict = verify_claim(claim, timeout=timeout, report=lambda r: _send(fd, ("result", r)))
         _send(fd, ("verdict", verdict))
     except BaseException as exc:

@@ -79,7 +79,7 @@ def hunt(ctx: ClaimContext, budget: Budget, options: Mapping[str, Any]) -> Metho
 
 def _with_witness(ctx: ClaimContext) -> ClaimContext:
     """``ctx`` with its family's built-in winning-move witness when it names none."""
-    from nimproof import provers
+    from nimproof import provers  # lazy: import cycle (the provers package runs the hunt)
 
     out: ClaimContext = provers.auto_witness(ctx)
     return out
