@@ -136,24 +136,6 @@ def test_the_import_scan_sees_function_level_relative_and_dynamic_imports() -> N
 # Imports at the top: a function-level import of the package's own modules says why.
 # ---------------------------------------------------------------------------
 
-#: Modules whose function-level imports were cleaned up (moved to the top, or kept lazy
-#: with a ``# lazy: start-up time (...)`` / ``# lazy: import cycle with ...`` comment).
-#: Other packages are cleaned by the branches that own them.
-LAZY_CHECKED = (
-    "tables.py",
-    "progress.py",
-    "output.py",
-    "datasets/",
-    "cli/common.py",
-    "cli/table.py",
-    "cli/value.py",
-    "cli/data.py",
-    "cli/report.py",
-    "cli/atlas.py",
-    "cli/campaign.py",
-)
-
-
 def _is_own_import(node: ast.stmt) -> bool:
     if isinstance(node, ast.ImportFrom):
         return node.level > 0 or (node.module or "").split(".")[0] == "nimproof"
@@ -194,8 +176,7 @@ def test_function_level_imports_say_why_they_are_not_at_the_top() -> None:
     bare = []
     for path in sorted(PACKAGE.rglob("*.py")):
         where = path.relative_to(PACKAGE).as_posix()
-        if where.startswith(LAZY_CHECKED):
-            bare += [f"{where}:{n}" for n in unexplained_lazy_imports(path.read_text("utf-8"))]
+        bare += [f"{where}:{n}" for n in unexplained_lazy_imports(path.read_text("utf-8"))]
     assert bare == [], "move these imports to the top, or say why not (# lazy: ...)"
 
 
