@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from nimproof.datasets import stream
 from nimproof.engines import grundy_table, reference
 from nimproof.engines import heap_kernels as hk
 from nimproof.engines import stream_kernels as stk
+from nimproof.engines.mapped import MappedTable, state_path
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
 
@@ -126,19 +128,23 @@ _KILLED_RUN = """
 import sys
 from nimproof.datasets.stream import stream_table
 from nimproof.games import parse_spec
-stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows})
+stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows}, memory={memory})
 """
 
 
+@pytest.mark.parametrize("memory", [None, 1 << 16])
 def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memory: int | None
 ) -> None:
     # A real kill (SIGKILL, no clean-up) of a run in another process, once 8 parts are on
     # disk; the resumed run starts at the first missing part and the file checks out.
+    # With a 64 KB budget the table is in a memory-mapped file, computed in stretches of
+    # 4,096 heaps: the resumed run computes from the last checkpointed stretch (which may be
+    # past the last written part) and writes the parts from the first missing one.
     n, rows = (1 << 22) - 1, 1 << 14
     out = tmp_path / "k.parquet"
     folder = stream.parts_dir(out)
-    code = _KILLED_RUN.format(n=n, rows=rows)
+    code = _KILLED_RUN.format(n=n, rows=rows, memory=memory)
     proc = subprocess.Popen([sys.executable, "-c", code, str(out)])
     deadline = time.monotonic() + 120
     while len(list(folder.glob("part-*.parquet"))) < 8 and time.monotonic() < deadline:
@@ -159,8 +165,23 @@ def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
         real(f, i, values)
 
     monkeypatch.setattr(stream, "_write_part", counting)
-    got = stream.stream_table(parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True)
+    starts: list[int] = []
+    real_extend = MappedTable.extend
+
+    def extend(table: MappedTable, stop: int, progress: object = None) -> None:
+        starts.append(table.n)
+        real_extend(table, stop, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MappedTable, "extend", extend)
+    checkpoint = state_path(folder / "values.bin")
+    saved = int(json.loads(str(np.load(checkpoint)["meta"]))["n"]) if memory else 0
+    got = stream.stream_table(
+        parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True, memory=memory
+    )
     assert got.resumed_from == kept * rows and min(written) == kept
+    assert got.mapped == (memory is not None)
+    if memory is not None:
+        assert saved >= kept * rows and starts[0] == saved and len(starts) > 1
     assert not folder.exists()
     table = datasets.store.read(out)  # checks the content hash over every row
     assert table.bound == n and len(table.grundy) == n + 1
