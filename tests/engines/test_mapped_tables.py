@@ -29,7 +29,12 @@ def _in_memory(spec: str, n: int) -> SparseTable:
 
 @pytest.mark.parametrize(
     ("spec", "n"),
-    [("octal:0.106", 200_000), ("octal:0.167", 100_000), ("officers", 30_000), ("grundys-game", 20_000)],
+    [
+        ("octal:0.106", 200_000),
+        ("octal:0.167", 100_000),
+        ("officers", 30_000),
+        ("grundys-game", 20_000),
+    ],
 )
 def test_values_and_figures_equal_the_in_memory_engine_across_a_reopening(
     tmp_path: Path, spec: str, n: int
