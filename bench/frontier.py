@@ -12,7 +12,10 @@ Then two comparisons: the sparse engine on one and on two threads
 (:func:`core_speedup`: fresh processes with ``NUMBA_NUM_THREADS`` 1 and 2,
 interleaved, best and median of each, the load before and after), and tables
 streamed to parquet against the same table computed in memory
-(:func:`stream_rows`: the wall time of the streamed run over the compute time).
+(:func:`stream_rows`: the wall time of the streamed run over the compute time),
+and tables in a memory-mapped file with a 64 MB budget beside the same tables
+in memory (:func:`mapped_rows`: time, peak resident memory, disk; the first row
+is the resident memory of a process that only loads the engine).
 Last, the same bounds side by side with the C++ sparse-space solver of
 tczajka/octal-games when it is built outside the repository (:func:`cpp_rows`;
 skipped with a message otherwise). ``--full`` (``make bench-full``) adds the

@@ -314,7 +314,7 @@ class SparseTable:
 
     def _vmax(self) -> int:
         """The largest value the array's type holds."""
-        return int(np.iinfo(self.values.dtype.type).max)  # type: ignore[type-var]
+        return int(np.iinfo(self.values.dtype.type).max)
 
     def _widen(self) -> None:
         """Move the values to the next wider type (uint8, uint16, uint32)."""
