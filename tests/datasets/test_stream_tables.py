@@ -215,3 +215,18 @@ def test_text_output_of_a_huge_table_points_to_parquet(capsys: pytest.CaptureFix
         assert main(["table", "octal:0.106", "--max-n", "20000000", *extra]) == 2
         err = capsys.readouterr().err
         assert "--out FILE" in err and "parquet" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_memory_budget_keeps_the_table_in_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 300,001 heaps need more than a 16 MB budget by the engine's own estimate (the period
+    # check's room counted): the table goes to a memory-mapped file, with the same values.
+    out = tmp_path / "m.parquet"
+    argv = ["table", "octal:0.106", "--max-n", "300000", "--out", str(out), "--json"]
+    assert main([*argv, "--memory-mb", "16"]) == 0
+    assert json.loads(capsys.readouterr().out)["memory_mapped"] is True
+    game = parse_spec("octal:0.106")
+    assert np.array_equal(datasets.store.read(out).grundy, grundy_table(game, 300_000))
+    assert main(["table", "octal:0.106", "--max-n", "3000", "--memory-mb", "16"]) == 2
+    assert "--memory-mb is for a run written with --out" in capsys.readouterr().err
