@@ -79,6 +79,8 @@ class MappedTable(SparseTable):
         self.path = Path(path)
         self.state_file = state_path(self.path)
         saved = _load_state(self.state_file, rule, capacity)
+        if saved and not self.path.exists():
+            raise UsageError(f"{self.path}: the value file of this state is missing; delete both")
         self._dtype = np.dtype(saved["dtype"]) if saved else np.dtype(np.uint8)
         super().__init__(rule, capacity)
         if saved:
@@ -94,7 +96,11 @@ class MappedTable(SparseTable):
             with open(self.path, "wb") as f:
                 f.truncate(size)  # a sparse file: blocks are allocated as heaps are written
         elif self.path.stat().st_size != size:
-            raise UsageError(f"{self.path}: the value file does not match its state; delete it")
+            # A kill between a widening's rename and its checkpoint leaves the wider file.
+            wide = np.dtype(np.uint16 if self._dtype == np.uint8 else np.uint32)
+            if self.path.stat().st_size != capacity * wide.itemsize:
+                raise UsageError(f"{self.path}: the value file does not match its state; delete it")
+            self._dtype = wide
         return self._map()
 
     def _map(self) -> np.ndarray:

@@ -114,3 +114,26 @@ def test_a_state_of_another_table_is_refused(tmp_path: Path) -> None:
         MappedTable(_rule("octal:0.167"), 5000, tmp_path / "v.bin")
     with pytest.raises(UsageError, match="not 6,000"):
         MappedTable(_rule("octal:0.106"), 6000, tmp_path / "v.bin")
+
+
+def test_a_kill_between_a_widening_and_its_checkpoint_reopens_the_wider_file(
+    tmp_path: Path,
+) -> None:
+    # Officers passes 255 at heap 10,344. The state of the last stretch before the widening
+    # is put back (as if the process died after renaming the uint16 file, before its
+    # checkpoint): the table reopens the wider file and gives the same values.
+    n = 16_384
+    table = MappedTable(_rule("officers"), n, tmp_path / "v.bin")
+    table.run(8192, stretch=4096)
+    before = state_path(tmp_path / "v.bin").read_bytes()
+    table.run(n, stretch=4096)
+    assert table.values.dtype == np.uint16
+    del table
+    state_path(tmp_path / "v.bin").write_bytes(before)
+    again = MappedTable(_rule("officers"), n, tmp_path / "v.bin")
+    assert again.n == 8192 and again.values.dtype == np.uint16
+    again.run(n, stretch=4096)
+    assert np.array_equal(again.values, _in_memory("officers", n).values)
+    (tmp_path / "v.bin").unlink()
+    with pytest.raises(UsageError, match="missing"):
+        MappedTable(_rule("officers"), n, tmp_path / "v.bin")
