@@ -12,7 +12,10 @@ Then two comparisons: the sparse engine on one and on two threads
 (:func:`core_speedup`: fresh processes with ``NUMBA_NUM_THREADS`` 1 and 2,
 interleaved, best and median of each, the load before and after), and tables
 streamed to parquet against the same table computed in memory
-(:func:`stream_rows`: the wall time of the streamed run over the compute time).
+(:func:`stream_rows`: the wall time of the streamed run over the compute time),
+and tables in a memory-mapped file with a 64 MB budget beside the same tables
+in memory (:func:`mapped_rows`: time, peak resident memory, disk; the first row
+is the resident memory of a process that only loads the engine).
 Last, the same bounds side by side with the C++ sparse-space solver of
 tczajka/octal-games when it is built outside the repository (:func:`cpp_rows`;
 skipped with a message otherwise). ``--full`` (``make bench-full``) adds the
@@ -90,6 +93,32 @@ with tempfile.TemporaryDirectory() as d:
 print(json.dumps({{"seconds": wall, "stats": {{"compute": compute, "bytes": size}}}}))
 """
 
+_MAPPED = """
+import json, os, tempfile, time
+from pathlib import Path
+from nimproof.engines.mapped import MappedTable, stretch_for
+from nimproof.engines.sparse import SparseTable, split_rule
+from nimproof.games import parse_spec
+rule = split_rule(parse_spec({spec!r}))
+SparseTable(rule, 5000).extend(5000)
+with tempfile.TemporaryDirectory(dir=os.environ.get("NIMPROOF_BENCH_DIR")) as d:
+    t = MappedTable(rule, {n} + 1, Path(d) / "v.bin")
+    t0 = time.perf_counter(); t.run({n} + 1, stretch_for(MAPPED_BUDGET))
+    t.release(); dt = time.perf_counter() - t0
+    disk = os.stat(Path(d) / "v.bin").st_blocks * 512
+    stats = t.stats()
+print(json.dumps({{"seconds": dt, "stats": dict(stats, disk=disk)}}))
+""".replace("MAPPED_BUDGET", str(64 << 20))
+
+_FLOOR = """
+import json
+from nimproof.engines.mapped import MappedTable
+from nimproof.engines.sparse import SparseTable, split_rule
+from nimproof.games import parse_spec
+SparseTable(split_rule(parse_spec({spec!r})), 5000).extend(5000)
+print(json.dumps({{"seconds": 0.0, "stats": {{}}}}))
+"""
+
 #: (engine label, spec, bounds, script): the series of the table.
 SERIES: list[tuple[str, str, list[int], str]] = [
     ("sparse-space", "octal:0.106", [1 << k for k in (16, 18, 20, 22, 24)], _SPARSE),
@@ -110,6 +139,12 @@ FULL_SERIES: list[tuple[str, str, list[int], str]] = [
     ("sparse-space", "octal:0.106", [1 << k for k in (26, 28, 30)], _SPARSE),
     ("sparse-space", "octal:0.167", [1 << k for k in (26, 28, 30)], _SPARSE),
 ]
+#: Tables in a memory-mapped file (64 MB budget: stretches of 2^24 heaps), each beside the
+#: same table in memory up to :data:`MAPPED_BESIDE`; ``--full`` goes on to 2^30.
+MAPPED: list[tuple[str, int]] = [("octal:0.106", 1 << 24), ("octal:0.106", 1 << 26)]
+FULL_MAPPED: list[tuple[str, int]] = [("octal:0.106", 1 << 28), ("octal:0.106", 1 << 30)]
+#: The in-memory run beside the mapped one up to this bound.
+MAPPED_BESIDE = 1 << 28
 #: Games and bounds of the 1-to-2-thread comparison.
 CORES: list[tuple[str, int]] = [("octal:0.6", 1 << 20), ("grundys-game", 1 << 20)]
 FULL_CORES: list[tuple[str, int]] = [("octal:0.6", 1 << 22), ("grundys-game", 1 << 22)]
@@ -206,6 +241,31 @@ def core_speedup(spec: str, n: int, repeats: int = 3) -> list[Row]:
             f"1-to-2-thread speed-up {min(times[1]) / min(times[2]):.2f} (bests), {med:.2f} "
             f"(medians) over {repeats} interleaved runs each; before: {before}; after: {after}"
         )
+    return rows
+
+
+def mapped_rows(cases: list[tuple[str, int]]) -> list[Row]:
+    """Each table in a memory-mapped file, then (up to :data:`MAPPED_BESIDE` heaps) in memory,
+    in fresh processes one after the other: time, peak resident memory, disk, the ratio of
+    the two times; first the resident memory of a process that only loads the engine."""
+    floor = run_case(_FLOOR, cases[0][0], 0) if cases else None
+    rows = []
+    if floor is not None:
+        floor.engine = "engine loaded, no table (resident memory floor)"
+        rows.append(floor)
+    for spec, n in cases:
+        mapped = run_case(_MAPPED, spec, n)
+        mapped.engine = "sparse-space, memory-mapped file, 64 MB budget"
+        rows.append(mapped)
+        if mapped.seconds is None:
+            continue
+        mapped.note = f"{mapped.stats['disk'] / 2**20:,.0f} MB on disk; {load_text()}"
+        if n <= MAPPED_BESIDE:
+            memory = run_case(_SPARSE, spec, n)
+            memory.engine = "sparse-space, in memory (same bound)"
+            rows.append(memory)
+            if memory.seconds is not None:
+                mapped.note += f"; time mapped/in memory {mapped.seconds / memory.seconds:.2f}"
     return rows
 
 
@@ -315,6 +375,7 @@ def run_frontier_benchmarks(budget: float = BUDGET, full: bool = False) -> list[
     for spec, n in CORES + (FULL_CORES if full else []):
         rows += core_speedup(spec, n)
     rows += stream_rows(STREAMED + (FULL_STREAMED if full else []))
+    rows += mapped_rows(MAPPED + (FULL_MAPPED if full else []))
     rows += cpp_rows(FULL_CPP_CASES if full else CPP_CASES)
     return rows
 

@@ -14,15 +14,23 @@ needs and the command that reproduces it (``nimproof period``).
 :func:`run_campaign` runs the games on Dask (the atlas's cluster handling:
 a local cluster, an existing scheduler, or this process) and keeps every row
 in ``OUT/campaign.parquet`` as games finish; started again, it skips each game
-whose rows already reach the depth asked for (a game stopped in the middle
-starts again from its first doubling). ``seconds`` stops a game's doublings
-once that much time has passed (the rows say how deep it got).
+whose rows already reach the depth asked for. A game's table is kept in a
+memory-mapped file in ``OUT/tables/`` (:class:`nimproof.engines.mapped.MappedTable`),
+checkpointed after every stretch, with the rows of its finished doublings
+beside it (``rows.json``): a game stopped in the middle (a kill, a lost worker)
+goes on from its last finished stretch, without computing a finished stretch
+or doubling again; the folder is removed once the game's rows are in
+``campaign.parquet``. ``seconds`` stops a game's doublings once that much time
+has passed (the rows say how deep it got).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import os
+import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,58 +93,112 @@ def unsolved_games(path: Path = UNSOLVED_CSV) -> list[UnsolvedGame]:
 
 
 def campaign_game(
-    spec: str, depth: int, start: int = 16, seconds: float | None = None
+    spec: str,
+    depth: int,
+    start: int = 16,
+    seconds: float | None = None,
+    folder: str | None = None,
+    stretch: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module)."""
+    """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module).
+
+    With ``folder`` the table lives in ``folder/<game>/`` (a memory-mapped file
+    checkpointed every ``stretch`` heaps, and the rows so far): a call after a kill
+    goes on from the last checkpoint. Without it the table is held in memory.
+    """
     # lazy: start-up time (numba)
-    from nimproof.engines.sparse import (
-        SparseTable,
-        check_memory,
-        period_check,
-        split_rule,
-        table_bytes,
-    )
+    from nimproof.engines.mapped import STRETCH, MappedTable
+    from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
 
     game = parse_spec(spec)
     rule = split_rule(game)
     if rule is None or not isinstance(game, HeapGame):
         raise UsageError(f"{spec}: the campaign runs games of the sparse-space engine")
-    check_memory(spec, table_bytes(1 << depth), 1 << depth)
-    t0 = time.monotonic()
-    table = SparseTable(rule, (1 << depth) + 1)
+    capacity = (1 << depth) + 1
     rows: list[dict[str, Any]] = []
+    where = None if folder is None else game_folder(folder, spec)
+    if where is None:
+        check_memory(spec, table_bytes(1 << depth), 1 << depth)
+        table: SparseTable = SparseTable(rule, capacity)
+    else:
+        # The values are in the file; the period check holds 4 bytes per heap of half the table.
+        check_memory(spec, 2 * capacity + (64 << 20), 1 << depth)
+        rows = _kept_rows(where, depth)
+        table = MappedTable(rule, capacity, where / "values.bin")
+    t0 = time.monotonic() - (rows[-1]["seconds"] if rows else 0.0)
     for k in range(min(start, depth), depth + 1):
-        if rows and seconds is not None and time.monotonic() - t0 > seconds:
+        if any(r["log2_n"] == k for r in rows):
+            continue  # a doubling finished before the run was stopped
+        if rows and (rows[-1]["proved"] or (seconds is not None and elapsed(t0) > seconds)):
             break
         count = (1 << k) + 1
-        table.extend(count)
-        stats = table.stats()
-        found = period_check(game, table.values, count)
-        heap0_rare = stats["rare_parity"] == 0  # g(0) = 0: rare exactly when cbit is 0
-        row = {
-            "code": spec,
-            "log2_n": k,
-            "n": count - 1,
-            "largest_at": stats["largest_at"],
-            "largest": stats["largest_value"],
-            "rare_mask": f"{stats['rare_mask']:x}",
-            "rare_by_position": stats["rare_by_position"],
-            "num_rare": stats["rare_heaps"] + int(heap0_rare),
-            "last_rare": stats["last_rare"],
-            "period": None if found is None else found.period,
-            "preperiod": None if found is None else found.preperiod,
-            "proved": bool(found is not None and found.proved),
-            "theorem": "" if found is None else found.theorem,
-            "window_end": None if found is None else found.window_end,
-            "command": "",
-            "seconds": round(time.monotonic() - t0, 3),
-        }
-        if row["proved"]:
-            row["command"] = f"nimproof period {spec} --max-n {count - 1}"
-        rows.append(row)
-        if row["proved"]:
-            break
+        if isinstance(table, MappedTable):
+            table.run(count, stretch or STRETCH)
+        else:
+            table.extend(count)
+        rows.append(_row(game, spec, k, table, t0))
+        if where is not None:
+            _save_rows(where, depth, rows)
     return rows
+
+
+def _row(game: HeapGame, spec: str, k: int, table: Any, t0: float) -> dict[str, Any]:
+    """The campaign row of ``table`` at ``2^k`` heaps (figures and the period check)."""
+    from nimproof.engines.sparse import period_check  # lazy: start-up time (numba)
+
+    count = (1 << k) + 1
+    stats = table.stats()
+    found = period_check(game, table.values, count)
+    heap0_rare = stats["rare_parity"] == 0  # g(0) = 0: rare exactly when cbit is 0
+    row = {
+        "code": spec,
+        "log2_n": k,
+        "n": count - 1,
+        "largest_at": stats["largest_at"],
+        "largest": stats["largest_value"],
+        "rare_mask": f"{stats['rare_mask']:x}",
+        "rare_by_position": stats["rare_by_position"],
+        "num_rare": stats["rare_heaps"] + int(heap0_rare),
+        "last_rare": stats["last_rare"],
+        "period": None if found is None else found.period,
+        "preperiod": None if found is None else found.preperiod,
+        "proved": bool(found is not None and found.proved),
+        "theorem": "" if found is None else found.theorem,
+        "window_end": None if found is None else found.window_end,
+        "command": "",
+        "seconds": round(elapsed(t0), 3),
+    }
+    if row["proved"]:
+        row["command"] = f"nimproof period {spec} --max-n {count - 1}"
+    return row
+
+
+def elapsed(t0: float) -> float:
+    """Seconds since ``t0`` (``time.monotonic``)."""
+    return time.monotonic() - t0
+
+
+def game_folder(folder: str | os.PathLike[str], spec: str) -> Path:
+    """Where a game's table and rows are kept while it runs (a name made of the spec)."""
+    return Path(folder) / re.sub(r"[^A-Za-z0-9.-]", "_", spec)
+
+
+def _kept_rows(where: Path, depth: int) -> list[dict[str, Any]]:
+    """The rows a stopped run of the game left (none, and a clean folder, for another depth)."""
+    path = where / "rows.json"
+    if path.exists():
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept.get("depth") == depth:
+            return list(kept["rows"])
+    shutil.rmtree(where, ignore_errors=True)  # another depth: its table has another length
+    return []
+
+
+def _save_rows(where: Path, depth: int, rows: list[dict[str, Any]]) -> None:
+    from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
+
+    text = json.dumps({"depth": depth, "rows": rows}).encode()
+    atomic_write(where / "rows.json", lambda f: f.write(text))
 
 
 def campaign_path(out: str | os.PathLike[str]) -> Path:
@@ -207,15 +269,20 @@ def run_campaign(
     todo = [s for s in specs if not _reached(kept.get(s, []), depth)]
     done = [len(specs) - len(todo)]
 
+    tables = Path(out) / "tables"
+
     def finished(spec: str, rows: Any) -> None:
         if isinstance(rows, list):
             kept[spec] = rows
         done[0] += 1
         save_campaign(out, [r for s in kept for r in kept[s]])
+        if isinstance(rows, list):  # the rows are saved: the game's table is no longer needed
+            shutil.rmtree(game_folder(tables, spec), ignore_errors=True)
         if progress is not None:
             progress(done[0], len(specs))
 
-    where = run_tasks(todo, campaign_game, (depth, start, seconds), scheduler, workers, finished)
+    args = (depth, start, seconds, str(tables))
+    where = run_tasks(todo, campaign_game, args, scheduler, workers, finished)
     rows = [r for s in specs for r in kept.get(s, [])]
     save_campaign(out, [r for s in kept for r in kept[s]])
     return rows, len(todo), where

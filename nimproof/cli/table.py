@@ -59,9 +59,10 @@ if TYPE_CHECKING:
 BOX_METHODS = ("auto", "sieve", "direct", "xor")
 #: Largest plugin size bound accepted.
 MAX_PLUGIN_SIZE = 64
-#: Largest --max-n (tables above MAX_N heaps are streamed with --out; engines refuse more
-#: than the machine holds).
-STREAM_MAX_N = 10**10
+#: Largest --max-n: 2^40 (tables above MAX_N heaps are streamed with --out; the sparse-space
+#: engine keeps a table larger than memory in a memory-mapped file; engines refuse more than
+#: the machine holds).
+STREAM_MAX_N = 1 << 40
 #: Largest one-heap table printed as JSON, CSV or text (more goes to parquet with --out).
 TEXT_MAX_N = 10**7
 
@@ -100,6 +101,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--resume", action="store_true", help="with --out: continue an interrupted run")
     add_whole_number(
+        p,
+        "--memory-mb",
+        16,
+        10**8,
+        "with --out: memory budget of the sparse-space engine in MB (default: the memory "
+        "available); a longer table is kept in a memory-mapped file, computed in stretches",
+    )
+    add_whole_number(
         p, "--threads", 1, 4096, "threads of the sparse-space engine (default: one per core)"
     )
 
@@ -123,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         return _box(game, args, csv_out)
     if args.max_n is None:
         raise UsageError(f"give --max-n N for the table of {game.spec} (heaps 0..N)")
-    if args.out is not None or args.resume:
+    if args.out is not None or args.resume or args.memory_mb is not None:
         return run_stream(game, args)
     if args.max_n > MAX_N:
         raise UsageError(
@@ -246,11 +255,15 @@ def run_stream(game: Game, args: argparse.Namespace) -> int:
     from nimproof.datasets.stream import stream_table
 
     if args.out is None:
-        raise UsageError("--resume continues a run written with --out FILE; give --out")
+        what = "--resume continues" if args.resume else "--memory-mb is for"
+        raise UsageError(f"{what} a run written with --out FILE; give --out")
     if args.save:
         raise UsageError("--out writes its own file; leave out --save")
     with rate_progress(f"{game.spec}: heaps") as cb:
-        got = stream_table(game, args.max_n, args.out, resume=args.resume, progress=cb)
+        memory = None if args.memory_mb is None else args.memory_mb << 20
+        got = stream_table(
+            game, args.max_n, args.out, resume=args.resume, progress=cb, memory=memory
+        )
     summary = {
         "spec": game.spec,
         "bound": got.bound,
@@ -259,6 +272,7 @@ def run_stream(game: Game, args: argparse.Namespace) -> int:
         "resumed_from": got.resumed_from,
         "largest_value": got.largest_value,
         "seconds": round(got.seconds, 3),
+        "memory_mapped": got.mapped,
     }
     if args.json:
         print_json(summary)

@@ -11,9 +11,14 @@ place). At the end the parts are merged into ``out`` (one row group per
 part) and removed.
 
 Memory: games whose value at ``n`` depends only on a bounded window of the
-heaps below it (finite subtraction sets) keep one chunk and that window;
-others (the sparse engine's games, every other family) hold the whole table
-(compact, for the sparse engine) and write it out chunk by chunk as it grows.
+heaps below it (finite subtraction sets) keep one chunk and that window.
+The sparse engine's games hold the whole table in memory (compact) when it
+fits the memory budget (``memory`` bytes; by default what the machine has
+available), else keep it in a memory-mapped file in ``OUT.parts/``
+(:class:`nimproof.engines.mapped.MappedTable`: stretches sized from the budget,
+each checkpointed, so a resumed run goes on from the last finished stretch
+even when its part was not written yet). Every other family holds the whole
+table and writes it out chunk by chunk as it grows.
 """
 
 from __future__ import annotations
@@ -38,7 +43,15 @@ import nimproof
 from nimproof.datasets.store import META_KEY, atomic_write
 from nimproof.engines import grundy_table, heap_engine
 from nimproof.engines import stream_kernels as stk
-from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
+from nimproof.engines.mapped import MappedTable, stretch_for
+from nimproof.engines.sparse import (
+    SparseTable,
+    SplitRule,
+    available_memory,
+    check_memory,
+    split_rule,
+    table_bytes,
+)
 from nimproof.errors import UsageError
 from nimproof.games.base import Game
 from nimproof.output import output_file
@@ -47,6 +60,8 @@ Progress = Callable[[int, int], None]
 
 #: Heaps per part file (and per kernel call of the window engine).
 PART_ROWS = 1 << 24
+#: Parts handed to the writer and not yet written, at most.
+PENDING = 2
 #: Largest bound accepted for window engines (the memory stays bounded).
 STREAM_MAX_N = 10**10
 
@@ -61,6 +76,7 @@ class StreamResult:
     resumed_from: int
     seconds: float
     largest_value: int
+    mapped: bool = False
 
 
 def parts_dir(out: Path) -> Path:
@@ -76,10 +92,13 @@ def stream_table(
     resume: bool = False,
     progress: Progress | None = None,
     part_rows: int = PART_ROWS,
+    memory: int | None = None,
 ) -> StreamResult:
     """Compute heaps ``0..n_max`` of ``game`` into the parquet file ``out`` (see the module).
 
-    Refuses (one-line :class:`UsageError`) an ``out`` that cannot be written (before
+    ``memory``: the memory budget in bytes for the sparse engine's table (None: the
+    memory available now); a table that does not fit it is kept in a memory-mapped
+    file, computed in stretches that fit it. Refuses (one-line :class:`UsageError`) an ``out`` that cannot be written (before
     any work), unfinished parts without
     ``resume``, parts of another game or bound with ``resume``, and a bound
     the engine cannot reach.
@@ -90,7 +109,11 @@ def stream_table(
     path = Path(out)
     folder = parts_dir(path)
     engine, window = _engine(game)
+    rule = split_rule(game) if window is None else None
+    mapped = rule is not None and _needs_file(n_max, memory)
     manifest = {"spec": game.spec, "n_max": n_max, "engine": engine, "part_rows": part_rows}
+    if mapped:
+        manifest["mapped"] = True
     done = _open_parts(folder, manifest, resume)
     start = done * part_rows
     parts = _Parts(folder, n_max, done, part_rows, progress)
@@ -99,6 +122,9 @@ def stream_table(
         if window is not None:
             values = None
             top = _run_window(parts, window, writer)
+        elif mapped and rule is not None:
+            values = None
+            top = _run_mapped(parts, rule, writer, memory)
         else:
             values = _run_whole(parts, game, writer)
             top = int(values.max())
@@ -109,7 +135,14 @@ def stream_table(
     if not writer.complete:
         _merge(game, (n_max, engine, part_rows), folder, path, hashed, values)
     shutil.rmtree(folder, ignore_errors=True)
-    return StreamResult(path, n_max, engine, min(start, n_max + 1), time.monotonic() - t0, top)
+    resumed = min(start, n_max + 1)
+    return StreamResult(path, n_max, engine, resumed, time.monotonic() - t0, top, mapped)
+
+
+def _needs_file(n_max: int, memory: int | None) -> bool:
+    """True when the sparse engine's table of heaps ``0..n_max`` does not fit the budget."""
+    budget = available_memory() if memory is None else memory
+    return budget is not None and table_bytes(n_max) > budget
 
 
 def _engine(game: Game) -> tuple[str, np.ndarray | None]:
@@ -261,8 +294,14 @@ class _Writer:
             raise
 
     def submit(self, i: int, values: np.ndarray) -> None:
-        """Write part ``i`` (a copy of ``values`` is kept: the caller may reuse its buffer)."""
+        """Write part ``i`` (a copy of ``values`` is kept: the caller may reuse its buffer).
+
+        At most :data:`PENDING` parts wait to be written (memory stays bounded when
+        writing is slower than computing): beyond, this waits for the oldest.
+        """
         self.pending.append(self.pool.submit(self._part, i, values.copy()))
+        while len(self.pending) > PENDING:
+            self.pending.pop(0).result()
         self._raise(wait=False)
 
     def _raise(self, wait: bool) -> None:
@@ -383,6 +422,50 @@ def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
         table.extend(end, parts.progress)
         writer.submit(i, table.values[i * part_rows : end])
     return table.values
+
+
+def _run_mapped(parts: _Parts, rule: SplitRule, writer: _Writer, memory: int | None) -> int:
+    """The sparse engine's table in a memory-mapped file (``OUT.parts/values.bin``).
+
+    Stretches divide the parts (so a part ends where a stretch ends) and fit the
+    budget; each finished part is read back from the file and handed to the writer.
+    A resumed run first hands over the parts its state covers but that were not
+    written, then goes on from the state's heap.
+    """
+    stop = parts.n_max + 1
+    path = parts.folder / "values.bin"
+    if parts.done and not (parts.folder / "values.bin.state.npz").exists():
+        raise UsageError(f"{parts.folder}: the table's state is missing; delete the folder")
+    free = shutil.disk_usage(parts.folder).free
+    if not path.exists() and free < 2 * stop:
+        raise UsageError(
+            f"{parts.folder}: heaps 0..{parts.n_max:,} need about {2 * stop / 2**30:.1f} GB of "
+            f"disk (the value file and the parquet parts); {free / 2**30:.1f} GB is free"
+        )
+    table = MappedTable(rule, stop, path)
+    rows = parts.part_rows
+    stretch = _divisor_at_most(rows, stretch_for(memory or available_memory()))
+    for i in range(parts.done, min(table.n, stop) // rows):
+        writer.submit(i, table.values[i * rows : (i + 1) * rows])  # submit copies
+        table.release()
+
+    def finished(t: MappedTable, a: int, b: int) -> None:
+        if b % rows == 0 or b == stop:
+            i = (b - 1) // rows
+            writer.submit(i, t.values[i * rows : b])
+
+    table.run(stop, stretch, finished, parts.progress)
+    return table.largest()
+
+
+def _divisor_at_most(rows: int, most: int) -> int:
+    """The largest divisor of ``rows`` that is at most ``most`` (at least 1)."""
+    if rows <= most:
+        return rows
+    for d in range(-(-rows // most), rows + 1):
+        if rows % d == 0:
+            return rows // d
+    return 1
 
 
 def _merge(

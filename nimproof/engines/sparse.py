@@ -63,8 +63,11 @@ COMPACT_FROM = 1 << 22
 BLOCK = 256
 #: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
 BLOCK_RARE = 256
-#: Largest heap the sparse engine accepts (2^31: heaps are int32 in the rare list).
-SPARSE_MAX_N = (1 << 31) - 2
+#: Largest table whose rare list is int32 (heaps below 2^31 - 1); longer tables use int64.
+RARE32_MAX_N = (1 << 31) - 2
+#: Largest heap the sparse engine accepts (2^40: the compact values of larger tables
+#: would not fit a disk of today; the rare list is int64 above :data:`RARE32_MAX_N`).
+SPARSE_MAX_N = 1 << 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +201,9 @@ class SparseTable:
         # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
         # narrowest type that holds the values: uint8, widened as values grow (_widen).
         dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32
-        self.values = np.zeros(capacity, dtype=dtype)
+        # Heaps in the rare list: int32 while every heap fits (half the memory traffic).
+        self.rare_dtype = np.int32 if capacity - 1 <= RARE32_MAX_N else np.int64
+        self.values = self._allocate(capacity, dtype)
         self.n = 0
         self.P = 1
         self.mask = 0
@@ -206,7 +211,7 @@ class SparseTable:
         self.cbit = 0
         self.mode = "dense"
         self.nrare = 0
-        self.rare = np.zeros(1024, dtype=np.int32)
+        self.rare = np.zeros(1024, dtype=self.rare_dtype)
         self.hist = np.zeros((2, 2), dtype=np.int64)
         self.seen = np.full(2, -1, dtype=np.int64)
         self.parity = np.zeros(1, dtype=np.uint8)
@@ -215,6 +220,10 @@ class SparseTable:
             self._load_prefix(np.asarray(prefix)[:capacity])
 
     # -- state ---------------------------------------------------------------
+
+    def _allocate(self, capacity: int, dtype: type) -> np.ndarray:
+        """The array of values (in memory here; :mod:`.mapped` keeps it in a file)."""
+        return np.zeros(capacity, dtype=dtype)
 
     def _load_prefix(self, prefix: np.ndarray) -> None:
         top = int(prefix.max())
@@ -281,7 +290,7 @@ class SparseTable:
         # Room for twice as many rare heaps: when it fills up, the mask is chosen again.
         size = max(64, 2 * rare_heaps + 16)
         if len(self.rare) != size:
-            self.rare = np.zeros(size, dtype=np.int32)
+            self.rare = np.zeros(size, dtype=self.rare_dtype)
         self.nrare = sk.collect_rare(
             self.values, self.n, self.parity, self.posbit, self.cbit, self.rare
         )
@@ -305,7 +314,7 @@ class SparseTable:
 
     def _vmax(self) -> int:
         """The largest value the array's type holds."""
-        return int(np.iinfo(self.values.dtype.type).max)  # type: ignore[type-var]
+        return int(np.iinfo(self.values.dtype.type).max)
 
     def _widen(self) -> None:
         """Move the values to the next wider type (uint8, uint16, uint32)."""
@@ -388,7 +397,7 @@ class SparseTable:
         elif reason == sk.NEW_VALUE:
             self._choose()
         elif reason == sk.RARE_FULL:
-            grown = np.zeros(2 * len(self.rare), dtype=np.int32)
+            grown = np.zeros(2 * len(self.rare), dtype=self.rare_dtype)
             grown[: self.nrare] = self.rare[: self.nrare]
             self.rare = grown
             m = self.n - 1

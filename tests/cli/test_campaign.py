@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -12,6 +16,7 @@ from nimproof.atlas import campaign
 from nimproof.atlas.campaign import campaign_game, run_campaign, unsolved_games
 from nimproof.cli.main import main
 from nimproof.engines import reference
+from nimproof.engines.mapped import MappedTable, state_path
 from nimproof.games import parse_spec
 
 
@@ -103,3 +108,59 @@ def test_bad_input_is_one_line(
     assert main([*argv, "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip()
     assert err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+_KILLED_GAME = """
+import sys
+from nimproof.atlas.campaign import campaign_game
+campaign_game("octal:0.106", 23, 16, None, sys.argv[1], 1 << 16)
+"""
+
+
+def _saved_heaps(state: Path) -> int:
+    with np.load(state) as f:
+        return int(json.loads(str(f["meta"]))["n"])
+
+
+def test_a_game_killed_partway_resumes_from_its_last_stretch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real kill (SIGKILL) of a game in another process once its table is checkpointed in
+    # the middle of a doubling past 2^19; the resumed call keeps the finished doublings'
+    # rows, computes from the checkpoint (not from heap 0, not from the doubling's start)
+    # and gives the rows of a run that was never stopped.
+    folder = tmp_path / "tables"
+    where = campaign.game_folder(folder, "octal:0.106")
+    state = state_path(where / "values.bin")
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_GAME, str(folder)])
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the game ended before it could be killed"
+        try:
+            n = _saved_heaps(state)
+        except (OSError, ValueError, KeyError, EOFError):
+            n = 0
+        if n > 1 << 19 and n % (1 << 16) == 0:
+            break
+        time.sleep(0.002)
+    proc.kill()
+    proc.wait()
+    saved = _saved_heaps(state)
+    kept = json.loads((where / "rows.json").read_text(encoding="utf-8"))["rows"]
+    assert len(kept) >= 4 and saved > kept[-1]["n"] + 1 and saved < (1 << 23)
+    starts: list[int] = []
+    real = MappedTable.extend
+
+    def extend(table: MappedTable, stop: int, progress: object = None) -> None:
+        starts.append(table.n)
+        real(table, stop, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MappedTable, "extend", extend)
+    rows = campaign_game("octal:0.106", 23, 16, None, str(folder), 1 << 16)
+    assert starts[0] == saved and rows[: len(kept)] == kept
+    plain = campaign_game("octal:0.106", 23, 16)
+    assert [r["log2_n"] for r in rows] == list(range(16, 24))
+    drop = {"seconds"}
+    assert [{k: v for k, v in r.items() if k not in drop} for r in rows] == [
+        {k: v for k, v in r.items() if k not in drop} for r in plain
+    ]

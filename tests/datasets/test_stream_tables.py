@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from nimproof.datasets import stream
 from nimproof.engines import grundy_table, reference
 from nimproof.engines import heap_kernels as hk
 from nimproof.engines import stream_kernels as stk
+from nimproof.engines.mapped import MappedTable, state_path
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
 
@@ -126,19 +128,23 @@ _KILLED_RUN = """
 import sys
 from nimproof.datasets.stream import stream_table
 from nimproof.games import parse_spec
-stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows})
+stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows}, memory={memory})
 """
 
 
+@pytest.mark.parametrize("memory", [None, 1 << 16])
 def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memory: int | None
 ) -> None:
     # A real kill (SIGKILL, no clean-up) of a run in another process, once 8 parts are on
     # disk; the resumed run starts at the first missing part and the file checks out.
+    # With a 64 KB budget the table is in a memory-mapped file, computed in stretches of
+    # 4,096 heaps: the resumed run computes from the last checkpointed stretch (which may be
+    # past the last written part) and writes the parts from the first missing one.
     n, rows = (1 << 22) - 1, 1 << 14
     out = tmp_path / "k.parquet"
     folder = stream.parts_dir(out)
-    code = _KILLED_RUN.format(n=n, rows=rows)
+    code = _KILLED_RUN.format(n=n, rows=rows, memory=memory)
     proc = subprocess.Popen([sys.executable, "-c", code, str(out)])
     deadline = time.monotonic() + 120
     while len(list(folder.glob("part-*.parquet"))) < 8 and time.monotonic() < deadline:
@@ -159,8 +165,23 @@ def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
         real(f, i, values)
 
     monkeypatch.setattr(stream, "_write_part", counting)
-    got = stream.stream_table(parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True)
+    starts: list[int] = []
+    real_extend = MappedTable.extend
+
+    def extend(table: MappedTable, stop: int, progress: object = None) -> None:
+        starts.append(table.n)
+        real_extend(table, stop, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MappedTable, "extend", extend)
+    checkpoint = state_path(folder / "values.bin")
+    saved = int(json.loads(str(np.load(checkpoint)["meta"]))["n"]) if memory else 0
+    got = stream.stream_table(
+        parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True, memory=memory
+    )
     assert got.resumed_from == kept * rows and min(written) == kept
+    assert got.mapped == (memory is not None)
+    if memory is not None:
+        assert saved >= kept * rows and starts[0] == saved and len(starts) > 1
     assert not folder.exists()
     table = datasets.store.read(out)  # checks the content hash over every row
     assert table.bound == n and len(table.grundy) == n + 1
@@ -194,3 +215,18 @@ def test_text_output_of_a_huge_table_points_to_parquet(capsys: pytest.CaptureFix
         assert main(["table", "octal:0.106", "--max-n", "20000000", *extra]) == 2
         err = capsys.readouterr().err
         assert "--out FILE" in err and "parquet" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_memory_budget_keeps_the_table_in_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 300,001 heaps need more than a 16 MB budget by the engine's own estimate (the period
+    # check's room counted): the table goes to a memory-mapped file, with the same values.
+    out = tmp_path / "m.parquet"
+    argv = ["table", "octal:0.106", "--max-n", "300000", "--out", str(out), "--json"]
+    assert main([*argv, "--memory-mb", "16"]) == 0
+    assert json.loads(capsys.readouterr().out)["memory_mapped"] is True
+    game = parse_spec("octal:0.106")
+    assert np.array_equal(datasets.store.read(out).grundy, grundy_table(game, 300_000))
+    assert main(["table", "octal:0.106", "--max-n", "3000", "--memory-mb", "16"]) == 2
+    assert "--memory-mb is for a run written with --out" in capsys.readouterr().err
