@@ -136,6 +136,7 @@ def test_the_import_scan_sees_function_level_relative_and_dynamic_imports() -> N
 # Imports at the top: a function-level import of the package's own modules says why.
 # ---------------------------------------------------------------------------
 
+
 def _is_own_import(node: ast.stmt) -> bool:
     if isinstance(node, ast.ImportFrom):
         return node.level > 0 or (node.module or "").split(".")[0] == "nimproof"
