@@ -32,7 +32,6 @@ from collections.abc import Iterator
 from typing import cast
 
 from nimproof.errors import UsageError
-from nimproof.expr import parse
 from nimproof.games.base import LoopyRelation, MultiHeapGame, Position
 from nimproof.games.registry import family, need_args, parse_int
 
@@ -91,6 +90,7 @@ class Northcott(MultiHeapGame):
 
     @property
     def moves_spec(self) -> LoopyRelation:
+        from nimproof.expr import parse  # lazy: start-up time (numpy)
 
         text = relation(self.rows)
         node = parse(text, sequences=("h", "k"), result="bool")
