@@ -220,35 +220,19 @@ class MappedTable(SparseTable):
         present = np.flatnonzero(self.hist[0] + self.hist[1])
         return int(present[-1]) if len(present) else 0
 
-    def stats(self) -> dict[str, Any]:
-        """:meth:`SparseTable.stats`, reading the file slice by slice (memory stays bounded)."""
+    def _largest(self) -> tuple[int, int]:
+        """:meth:`SparseTable._largest`, reading the file slice by slice (memory stays bounded)."""
         top = self.largest()
-        at = 0
         for a in range(0, self.n, SCAN):
             chunk = self.read(a, min(self.n, a + SCAN))
             hit = np.flatnonzero(chunk == top)
             self.release()
             if len(hit):
-                at = a + int(hit[0])
-                break
-        (mask, posbit, cbit), rare_heaps = self._best_mask() if self.n else ((0, 0, 0), 0)
-        parity = sk.parity_table(mask, self.P)
-        seen_values = (self.hist[0, : self.P] + self.hist[1, : self.P]) > 0
-        last = self._last_rare(parity, posbit, cbit) if rare_heaps else 0
-        return {
-            "values": self.n,
-            "rare_mask": mask,
-            "rare_by_position": bool(posbit),
-            "rare_parity": cbit,
-            "rare_heaps": rare_heaps,
-            "rare_values": int(np.count_nonzero((parity ^ cbit == 0) & seen_values)),
-            "last_rare": last,
-            "largest_value": top,
-            "largest_at": at,
-            "dtype": self._dtype.name,
-            "sparse_heaps": self.counts["sparse"],
-            "dense_heaps": self.counts["dense"],
-        }
+                return top, a + int(hit[0])
+        return top, 0
+
+    def _dtype_name(self) -> str:
+        return self._dtype.name
 
     def _last_rare(self, parity: np.ndarray, posbit: int, cbit: int) -> int:
         # Slices from the end; each starts at an even heap (a heap's class may depend on its

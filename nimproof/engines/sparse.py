@@ -419,27 +419,36 @@ class SparseTable:
         The rare figures are for the mask that is best over the whole table
         (heaps ``1..n-1``; heap 0 is not counted).
         """
-        g = self.values[: self.n]
-        top = int(g.max()) if self.n else 0
+        top, at = self._largest()
         (mask, posbit, cbit), rare_heaps = self._best_mask() if self.n else ((0, 0, 0), 0)
         parity = sk.parity_table(mask, self.P)
         seen_values = (self.hist[0, : self.P] + self.hist[1, : self.P]) > 0
-        rare_values = int(np.count_nonzero((parity ^ cbit == 0) & seen_values))
-        last_rare = int(sk.last_rare_heap(g, self.n, parity, posbit, cbit)) if rare_heaps else 0
         return {
             "values": self.n,
             "rare_mask": mask,
             "rare_by_position": bool(posbit),
             "rare_parity": cbit,
             "rare_heaps": rare_heaps,
-            "rare_values": rare_values,
-            "last_rare": last_rare,
+            "rare_values": int(np.count_nonzero((parity ^ cbit == 0) & seen_values)),
+            "last_rare": self._last_rare(parity, posbit, cbit) if rare_heaps else 0,
             "largest_value": top,
-            "largest_at": int(np.argmax(g)) if self.n else 0,
-            "dtype": str(self.values.dtype),
+            "largest_at": at,
+            "dtype": self._dtype_name(),
             "sparse_heaps": self.counts["sparse"],
             "dense_heaps": self.counts["dense"],
         }
+
+    def _largest(self) -> tuple[int, int]:
+        """The largest value and the first heap that has it."""
+        g = self.values[: self.n]
+        return (int(g.max()), int(np.argmax(g))) if self.n else (0, 0)
+
+    def _last_rare(self, parity: np.ndarray, posbit: int, cbit: int) -> int:
+        """The last heap in the rare class given by ``parity``, ``posbit`` and ``cbit`` (0: none)."""
+        return int(sk.last_rare_heap(self.values[: self.n], self.n, parity, posbit, cbit))
+
+    def _dtype_name(self) -> str:
+        return str(self.values.dtype)
 
 
 def _pow2_above(x: int) -> int:
