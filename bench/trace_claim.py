@@ -59,14 +59,14 @@ class Trace:
     stack: list[str] = field(default_factory=list)
     returns: int = 0
     provers: int = 0
+    #: (module left, module returned to) -> how often, for ``returns``.
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
     _seq: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
         if event not in ("call", "return"):
             return
-        module = frame.f_globals.get("__name__", "")
-        if not module.startswith("nimproof"):
-            module = ""
+        module = _module_of(frame) if event == "call" else ""
         if event == "call":
             caller = next((m for m in reversed(self.stack) if m), "")
             if module and module not in self.modules:
@@ -88,6 +88,8 @@ class Trace:
         if prev:
             left.add(prev)
         self._seq[key] = (now, left)
+        if now in left and key == "all":
+            self.pairs[(prev, now)] += 1
         return int(now in left)
 
     def summary(self) -> dict[str, Any]:
@@ -98,13 +100,37 @@ class Trace:
             "upward_calls": sum(self.edges.values()),
             "edges": len(self.edges),
             "upward": sorted(f"{a} -> {b}" for a, b in self.edges),
+            "returns_by_pair": {f"{a} -> {b}": n for (a, b), n in self.pairs.most_common(_SHOWN)},
         }
 
 
 _DEEP = ("nimproof.provers", "nimproof.engines")
+#: Return pairs listed by ``--verbose`` and ``--json`` (the most frequent).
+_SHOWN = 12
 #: Records and the clock that every layer reads (a ``ClaimContext`` property, a verdict
 #: record, the deadline): passing through them is not a return to a layer.
-_DATA = ("nimproof.provers.context", "nimproof.verdict", "nimproof.provers.deadline")
+_DATA = (
+    "nimproof.provers.context",
+    "nimproof.verdict",
+    "nimproof.provers.deadline",
+    "nimproof.claims.model",
+    "nimproof.claims.kinds",
+    "nimproof.expr.nodes",
+)
+
+
+def _module_of(frame: FrameType) -> str:
+    """The package module a called frame runs for ("" outside the package): the module that
+    defines the function, except for a method inherited from a base class, which runs for
+    the module of the object's own class (a walker's ``walk`` dispatching to the back end's
+    handlers, a game family's inherited ``moves``: the object calls its own method)."""
+    module = str(frame.f_globals.get("__name__", ""))
+    code = frame.f_code
+    if code.co_argcount and code.co_varnames[0] == "self":
+        owner = type(frame.f_locals.get("self")).__module__
+        if owner.startswith("nimproof"):
+            module = owner
+    return module if module.startswith("nimproof") else ""
 
 
 def _logic(module: str) -> bool:
@@ -148,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             if args.verbose:
                 for edge in row["upward"]:
-                    print(f"    {edge}")
+                    print(f"    call back up: {edge}")
+                for pair, n in row["returns_by_pair"].items():
+                    print(f"    {n:5} returns {pair}")
     if args.json:
         print(json.dumps(out, indent=1))
     return 0

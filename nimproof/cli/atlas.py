@@ -69,13 +69,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
 
 
-def check_cluster(args: argparse.Namespace) -> None:
-    """Refuse (one line) ``--workers`` beside ``--scheduler``, and a scheduler address that is
-    not ``tcp://``, ``tls://`` or ``inproc://``."""
+def check_cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """The cluster options of a sweep (``scheduler``, ``workers``, ``seconds``); refuses (one
+    line) ``--workers`` beside ``--scheduler``, and a scheduler address that is not
+    ``tcp://``, ``tls://`` or ``inproc://``."""
     if args.scheduler and args.workers is not None:
         raise UsageError("--workers is for a local cluster; leave it out with --scheduler")
     if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
         raise UsageError(f"--scheduler must look like tcp://HOST:PORT, got {args.scheduler!r}")
+    return {"scheduler": args.scheduler, "workers": args.workers, "seconds": args.timeout}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,19 +92,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.codes and args.family:
         raise UsageError("give --family or --codes, not both")
-    check_cluster(args)
+    cluster = check_cluster(args)
     specs = family_specs(args.family, args.codes)
     name = "given games" if args.codes else FAMILIES[args.family or "octal"][0]
     with rate_progress("atlas: games") as cb:
-        result = run_sweep(
-            specs,
-            args.max_n,
-            args.out,
-            scheduler=args.scheduler,
-            workers=args.workers,
-            seconds=args.timeout,
-            progress=cb,
-        )
+        result = run_sweep(specs, args.max_n, args.out, progress=cb, **cluster)
     title = f"nimproof atlas: {name}, heaps up to {args.max_n:,}"
     html_path = write_html(result.rows, Path(args.out) / "index.html", title)
     write_markdown(result.rows, Path(args.out) / "atlas.md", title)

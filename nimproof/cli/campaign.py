@@ -65,19 +65,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.start > args.depth:
         raise UsageError(f"--start {args.start} is deeper than --depth {args.depth}")
-    check_cluster(args)
+    cluster = check_cluster(args)
     specs = family_specs(None, args.codes) if args.codes else [g.spec for g in unsolved_games()]
     md = output_file(str(Path(args.out) / "campaign.md"), "campaign folder")
     with rate_progress("campaign: games") as cb:
         rows, computed, where = run_campaign(
-            specs,
-            args.depth,
-            args.out,
-            start=args.start,
-            scheduler=args.scheduler,
-            workers=args.workers,
-            seconds=args.timeout,
-            progress=cb,
+            specs, args.depth, args.out, start=args.start, progress=cb, **cluster
         )
     deepest = {r["code"]: r for r in rows}
     md.write_text(markdown(rows, f"nimproof campaign to 2^{args.depth} heaps"))

@@ -125,14 +125,16 @@ def _command_section(
         yield from _command_section(f"{name} {sub_name}", sub, "", level + 1)
 
 
+def _page(source: str, title: str) -> list[str]:
+    """The first lines of a generated page: the note naming its ``source``, then its title."""
+    return [HEADER.format(source=source).rstrip("\n"), "", f"# {title}", ""]
+
+
 def commands_markdown() -> str:
     """``docs/commands.md``: every command with its usage and its arguments, from the parser."""
     parser = build_parser(every=True)
     lines = [
-        HEADER.format(source="the argument parser (`nimproof/cli/`)").rstrip("\n"),
-        "",
-        "# Command reference",
-        "",
+        *_page("the argument parser (`nimproof/cli/`)", "Command reference"),
         "After `make` (any target) the command is `.venv/bin/nimproof` (or `nimproof` with the "
         "virtual environment activated: `. .venv/bin/activate`); `python -m nimproof` is the same. "
         "Exit codes: 0 success, 1 a claim short of its expectation (`check`, `verify`, `certify`), "
@@ -198,10 +200,7 @@ def _options(method: ProofMethod) -> list[str]:
 def methods_markdown() -> str:
     """``docs/methods.md``: every registered proof method in the order verdicts run them."""
     lines = [
-        HEADER.format(source="the registry of proof methods (`nimproof/methods.py`)").rstrip("\n"),
-        "",
-        "# Proof methods",
-        "",
+        *_page("the registry of proof methods (`nimproof/methods.py`)", "Proof methods"),
         "Every proof method is registered once in `nimproof/methods.py`; `check` and `verify` run "
         "a claim's methods in this order (the strongest scope first, then those that run last). "
         "A claim file names methods and their options under `[claim.checks]` "

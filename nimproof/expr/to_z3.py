@@ -128,10 +128,7 @@ def _python_int(value: object) -> int | None:
 #: Comparisons of bit-vectors, which hold unsigned numbers (on Int terms, :data:`COMPARISONS`).
 _BV_COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     **COMPARISONS,
-    "<": z3.ULT,
-    "<=": z3.ULE,
-    ">": z3.UGT,
-    ">=": z3.UGE,
+    **dict(zip(("<", "<=", ">", ">="), (z3.ULT, z3.ULE, z3.UGT, z3.UGE), strict=True)),
 }
 
 

@@ -32,9 +32,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from nimproof.errors import SpecError
+from nimproof.games.args import need_args
 from nimproof.games.base import HeapGame, Heaps, MoveSpec, PythonMoves, UnequalSplits
 from nimproof.games.octal import MAX_DIGITS, GrundysGame, Octal
-from nimproof.games.registry import family, need_args
+from nimproof.games.registry import family
 
 #: CGSuite's digit characters, in order of value.
 DIGIT_CHARS = "0123456789abcdefghijklmnopqrstuv"

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapGame, Heaps, PartMoves
-from nimproof.games.registry import family, no_args
+from nimproof.games.registry import family
 
 #: The heap model rests on the coin-turning principle, which needs normal play.
 _NO_MISERE = (
@@ -40,12 +41,17 @@ _NO_MISERE = (
 )
 
 
-class Ruler(HeapGame):
+class _CoinTurning(HeapGame):
+    """A coin-turning game in its heap model: a move leaves several heaps (normal play only)."""
+
+    splits = True
+    no_misere = _NO_MISERE
+
+
+class Ruler(_CoinTurning):
     """Ruler: turn a run of consecutive coins whose rightmost coin is heads."""
 
     spec = "ruler"
-    splits = True
-    no_misere = _NO_MISERE
 
     @property
     def moves_spec(self) -> PartMoves:
@@ -57,12 +63,10 @@ class Ruler(HeapGame):
             yield tuple(range(j + 1, n))
 
 
-class MockTurtles(HeapGame):
+class MockTurtles(_CoinTurning):
     """Mock Turtles: turn one, two or three coins, the rightmost from heads to tails."""
 
     spec = "mock-turtles"
-    splits = True
-    no_misere = _NO_MISERE
 
     @property
     def moves_spec(self) -> PartMoves:

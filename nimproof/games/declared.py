@@ -24,8 +24,9 @@ from itertools import product
 from typing import TYPE_CHECKING, cast
 
 from nimproof.errors import EvalError, ExprError, SpecError, UsageError
+from nimproof.games.args import need_args, parse_int
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, need_args, parse_int
+from nimproof.games.registry import family
 
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node

@@ -20,8 +20,9 @@ from collections.abc import Iterator
 from typing import cast
 
 from nimproof.errors import UsageError
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, no_args
+from nimproof.games.registry import family
 
 #: The larger number falls by a positive multiple of the smaller (not below zero).
 MOVES = (

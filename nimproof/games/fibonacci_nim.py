@@ -19,8 +19,9 @@ from collections.abc import Iterator
 from typing import cast
 
 from nimproof.errors import UsageError
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, no_args
+from nimproof.games.registry import family
 
 #: Take ``k = h[0] - k[0]`` tokens, at least 1 and at most the limit; the new limit is ``2k``.
 MOVES = "1 <= h[0] - k[0] <= h[1] and k[1] == 2 * (h[0] - k[0])"

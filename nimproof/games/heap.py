@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from nimproof.errors import SpecError
+from nimproof.games.args import need_args, no_args, parse_int
 from nimproof.games.base import (
     FiniteTakes,
     HeapGame,
@@ -22,7 +23,7 @@ from nimproof.games.base import (
     PythonMoves,
     SetTakes,
 )
-from nimproof.games.registry import family, need_args, no_args, parse_int
+from nimproof.games.registry import family
 
 MAX_TAKE = 10**6
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapGame, Heaps, PartMoves
-from nimproof.games.registry import family, no_args
+from nimproof.games.registry import family
 
 
 class LaskersNim(HeapGame):

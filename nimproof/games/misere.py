@@ -13,7 +13,7 @@ from typing import Any
 
 from nimproof.errors import SpecError
 from nimproof.games.base import Game, HeapGame, MoveSpec, Position, canonical_heaps
-from nimproof.games.registry import family, need_args, parse_spec
+from nimproof.games.registry import of_games
 
 
 class Misere(Game):
@@ -53,12 +53,14 @@ class Misere(Game):
             yield from self.base.moves(position)
 
 
-@family(
+@of_games(
     "misere",
     "any game played so that whoever makes the last move loses (tables hold misère nim-values)",
     "misere:nim",
+    split=lambda text: [text],
+    what="the spec of a family",
     aliases=("misère",),
     multi_heap=False,
 )
-def _misere(args: str | None) -> Misere:
-    return Misere(parse_spec(need_args("misere", args, "the spec of a family")))
+def _misere(games: list[Game]) -> Misere:
+    return Misere(games[0])

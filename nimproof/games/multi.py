@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import cast
 
+from nimproof.games.args import need_args, no_args, parse_int
 from nimproof.games.base import MultiHeapGame, Position, StairToStair, UpToKHeaps
-from nimproof.games.registry import family, need_args, no_args, parse_int
+from nimproof.games.registry import family
 
 
 class Moore(MultiHeapGame):

@@ -32,8 +32,9 @@ from collections.abc import Iterator
 from typing import cast
 
 from nimproof.errors import UsageError
+from nimproof.games.args import need_args, parse_int
 from nimproof.games.base import LoopyRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, need_args, parse_int
+from nimproof.games.registry import family
 
 MAX_ROWS = 8
 

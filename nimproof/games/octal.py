@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from nimproof.errors import SpecError
+from nimproof.games.args import need_args, no_args
 from nimproof.games.base import HeapGame, Heaps, SplitUnequal, TakeAndBreak
-from nimproof.games.registry import family, need_args, no_args
+from nimproof.games.registry import family
 
 MAX_DIGITS = 64
 

@@ -18,9 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from nimproof.errors import SpecError
+from nimproof.games.args import MissingArgs, need_args
 from nimproof.games.base import FamilyInfo, Game
 
 Parser = Callable[[str | None], Game]
+#: Parser of a family built from other games (``misere:SPEC``, ``sum:A+B``): the games
+#: the registry parsed from the component specs.
+GamesParser = Callable[[list[Game]], Game]
+#: Splits such a family's argument text into its component specs.
+Splitter = Callable[[str], list[str]]
 
 MAX_SPEC_LENGTH = 2000
 
@@ -32,6 +38,12 @@ class Family:
     info: FamilyInfo
     parse: Parser
     aliases: tuple[str, ...] = ()
+    #: For a family of other games: how its argument text splits into component specs
+    #: (the registry parses each, so a family's parser never calls back into the registry).
+    split: Splitter | None = None
+    of_games: GamesParser | None = None
+    #: What the argument text is, for the message when it is missing.
+    what: str = ""
 
 
 FAMILIES: dict[str, Family] = {}
@@ -54,6 +66,31 @@ def family(
         FAMILIES[name] = Family(FamilyInfo(name, summary, example, multi_heap), parse, aliases)
         for alias in aliases:
             _ALIASES[alias] = name
+        return parse
+
+    return register
+
+
+def of_games(
+    name: str,
+    summary: str,
+    example: str,
+    *,
+    split: Splitter,
+    what: str,
+    aliases: tuple[str, ...] = (),
+    multi_heap: bool = False,
+) -> Callable[[GamesParser], GamesParser]:
+    """Register ``parse`` as the parser of family ``name`` built from other games (a
+    decorator): :func:`parse_spec` splits the argument text with ``split``, parses each
+    component spec itself and hands ``parse`` the games."""
+
+    def register(parse: GamesParser) -> GamesParser:
+        def refuse(args: str | None) -> Game:
+            raise SpecError(f"family {name!r} is parsed by the registry")
+
+        family(name, summary, example, aliases=aliases, multi_heap=multi_heap)(refuse)
+        FAMILIES[name] = Family(FAMILIES[name].info, refuse, aliases, split, parse, what)
         return parse
 
     return register
@@ -85,7 +122,14 @@ def parse_spec(spec: str) -> Game:
         raise SpecError(f"game spec longer than {MAX_SPEC_LENGTH} characters")
     name, sep, args = text.partition(":")
     fam = lookup(name)
-    return fam.parse(args.strip() if sep else None)
+    try:
+        if fam.split is not None and fam.of_games is not None:
+            parts = fam.split(need_args(fam.info.name, args.strip() if sep else None, fam.what))
+            return fam.of_games([parse_spec(part) for part in parts])
+        return fam.parse(args.strip() if sep else None)
+    except MissingArgs as exc:
+        example = FAMILIES[exc.name].info.example
+        raise SpecError(f"family {exc.name!r} needs {exc.what}, e.g. {example!r}") from None
 
 
 def all_families() -> list[Family]:
@@ -116,27 +160,3 @@ def _load_families() -> None:
         welter,
         wythoff,
     )
-
-
-def no_args(name: str, args: str | None) -> None:
-    """Reject arguments for a family that takes none."""
-    if args:
-        raise SpecError(f"family {name!r} takes no arguments (got {args!r})")
-
-
-def need_args(name: str, args: str | None, what: str) -> str:
-    """Return the argument text of a family that requires one, or raise."""
-    if not args:
-        raise SpecError(f"family {name!r} needs {what}, e.g. {FAMILIES[name].info.example!r}")
-    return args
-
-
-def parse_int(text: str, what: str, *, low: int = 0, high: int = 10**9) -> int:
-    """Parse a decimal integer in ``[low, high]`` or raise :class:`SpecError`."""
-    t = text.strip()
-    if not t.isdigit() or len(t) > 12:
-        raise SpecError(f"{what} must be a whole number, got {text!r}")
-    value = int(t)
-    if not low <= value <= high:
-        raise SpecError(f"{what} must be between {low} and {high}, got {value}")
-    return value

@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
+from nimproof.games.args import need_args
 from nimproof.games.base import HeapGame, Heaps, RelationMoves
-from nimproof.games.registry import family, need_args
+from nimproof.games.registry import family
 
 if TYPE_CHECKING:
     from nimproof.expr.nodes import Node

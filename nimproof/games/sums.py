@@ -22,7 +22,7 @@ from nimproof.games.base import (
     Position,
     canonical_heaps,
 )
-from nimproof.games.registry import family, need_args
+from nimproof.games.registry import of_games
 
 
 class Sum(MultiHeapGame):
@@ -96,18 +96,15 @@ def _unwrap(text: str) -> str:
     return t
 
 
-@family(
+@of_games(
     "sum",
     "several games side by side, one heap each; a move is made in one of them",
     "sum:knim:3+half-heap+kayles",
+    split=lambda text: [_unwrap(part) for part in split_top_level(text, "+")],
+    what="components joined by '+'",
     multi_heap=True,
 )
-def _sum(args: str | None) -> Sum:
-    # lazy: import cycle with nimproof.games.registry
-    from nimproof.games.registry import parse_spec
-
-    text = need_args("sum", args, "components joined by '+'")
-    components: list[Game] = [parse_spec(_unwrap(part)) for part in split_top_level(text, "+")]
+def _sum(components: list[Game]) -> Sum:
     heap_games: list[HeapGame] = []
     for c in components:
         if not isinstance(c, HeapGame):

@@ -28,8 +28,9 @@ from itertools import combinations
 from typing import cast
 
 from nimproof.errors import UsageError
+from nimproof.games.args import need_args, parse_int
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, need_args, parse_int
+from nimproof.games.registry import family
 
 MAX_COINS = 8
 

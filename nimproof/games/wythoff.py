@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import cast
 
 from nimproof.errors import UsageError
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
-from nimproof.games.registry import family, no_args
+from nimproof.games.registry import family
 
 #: One heap shrinks and the other stays, or both shrink by the same amount.
 MOVES = (

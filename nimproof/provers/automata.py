@@ -412,12 +412,23 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
         obligations.append(Obligation("rule-guard", g + ";\n"))
     if shape.measure:
         obligations.append(Obligation("w", shape.measure + ";\n"))
-    if ctx.spec.states_p_positions:
-        header += _p_obligations(ctx, shape, h, env, obligations, num)
-    else:
-        header += _g_obligations(ctx, shape, h, env, obligations, num)
+    build = _Build(ctx, shape, h, env, obligations, num)
+    header += _p_obligations(build) if ctx.spec.states_p_positions else _g_obligations(build)
     measure = "total" if shape.kind == "staircase" else "heap"
     return Plan(h, obligations, header, xs, measure, num)
+
+
+@dataclass(frozen=True)
+class _Build:
+    """What the obligations of a P-position or Grundy claim are built from; they are
+    appended to ``out``."""
+
+    ctx: ClaimContext
+    shape: MoveShape
+    h: int
+    env: dict[str, object]
+    out: list[Obligation]
+    num: Numeration
 
 
 def _claim_predicates(
@@ -433,14 +444,8 @@ def _claim_predicates(
     return preds
 
 
-def _p_obligations(
-    ctx: ClaimContext,
-    shape: MoveShape,
-    h: int,
-    env: dict[str, object],
-    out: list[Obligation],
-    num: Numeration,
-) -> str:
+def _p_obligations(b: _Build) -> str:
+    ctx, shape, h, env, out, num = b.ctx, b.shape, b.h, b.env, b.out, b.num
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
     preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env, num.compiler), out)
@@ -499,14 +504,8 @@ def _parity_at(p: str, xs: list[str]) -> str:
     return out
 
 
-def _g_obligations(
-    ctx: ClaimContext,
-    shape: MoveShape,
-    h: int,
-    env: dict[str, object],
-    out: list[Obligation],
-    num: Numeration,
-) -> str:
+def _g_obligations(b: _Build) -> str:
+    ctx, shape, h, env, out, num = b.ctx, b.shape, b.h, b.env, b.out, b.num
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
     c = compile_equals(ctx.formula, SetVar("V"), env, num.compiler)
@@ -575,7 +574,10 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             record += [(part.name, _assumed(p, part.text), "valid") for part in parts]
             continue
         if answer.outcome in ("counterexample", "unsatisfiable"):
-            found = recheck(ctx, p, name, _decoded(p, answer), _shrinker(p, ob, memory, stats, ctx))
+            assignment = _decoded(p, answer)
+            if name not in ("w", "rule-guard"):  # shrunk here: the re-check never calls back up
+                assignment = _shrinker(p, ob, memory, stats, ctx)(assignment)
+            found = recheck(ctx, p, name, assignment)
             if isinstance(found, Recheck) and found.counterexample is not None:
                 return MethodResult(
                     NAME,
@@ -680,7 +682,8 @@ def _shrinker(
             if lo >= hi or ctx.time_left() < 1.0 or time.monotonic() > stop:
                 break
             mid = (lo + hi) // 2
-            bound = " & ".join(f"le({x}, {p.numeration.const_set(mid)})" for x in p.free)
+            limit = p.numeration.const_set(mid)  # once a round, not once a variable
+            bound = " & ".join(f"le({x}, {limit})" for x in p.free)
             trial = f"{decl};\n({bound}) => ({body.rstrip().rstrip(';')});\n"
             answer = mona.run_text(
                 p.header + _assumed(p, trial), min(20.0, ctx.time_left()), memory

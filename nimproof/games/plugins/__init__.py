@@ -15,12 +15,13 @@ import sys
 from pathlib import Path
 
 from nimproof.errors import SpecError, UsageError
+from nimproof.games.args import need_args
 from nimproof.games.base import PluginGame
 from nimproof.games.plugins.chocolate import ChocolateBar
 from nimproof.games.plugins.coinstrip import CoinStrip
 from nimproof.games.plugins.easychomp import EasyChomp
 from nimproof.games.plugins.polygon import Polygon
-from nimproof.games.registry import family, need_args
+from nimproof.games.registry import family
 
 PLUGINS: dict[str, type[PluginGame]] = {}
 

@@ -63,6 +63,22 @@ def refuted(cx: Counterexample, detail: str = "") -> MethodResult:
     return MethodResult(NAME, "refuted", NO_SCOPE, detail, counterexample=cx)
 
 
+def refuted_where(
+    found: Counterexample | None,
+    where: Any,
+    why: str,
+    claimed: Any = None,
+    actual: Any = None,
+    named: str = "",
+) -> MethodResult:
+    """``refuted`` by ``found`` (a counterexample :mod:`..settle` confirmed), or when the
+    re-check could not reach the truth, by a candidate at ``where`` (``why`` in words) for
+    :func:`~nimproof.provers.settle.settle` to decide; the detail names ``where`` (as
+    ``named`` when given)."""
+    cx = found or settle.candidate(where, "value", why, claimed, actual)
+    return refuted(cx, f"local conditions fail first at {named or where}")
+
+
 def unknown(detail: str) -> MethodResult:
     """``unknown``, with the reason."""
     return MethodResult(NAME, "unknown", NO_SCOPE, detail)

@@ -41,6 +41,7 @@ from nimproof.provers.exhaustive.common import (
     ladder,
     proved,
     refuted,
+    refuted_where,
     undefined_there,
 )
 from nimproof.verdict import MethodResult, Scope
@@ -219,15 +220,10 @@ def _violations(ctx: ClaimContext, values: np.ndarray, axes: list[HeapGame] | No
 
 def _refuted_at(ctx: ClaimContext, point: tuple[int, ...]) -> MethodResult:
     """The refutation where the local conditions fail first, re-checked by the reference if it can."""
-    cx = settle.first_disagreement(ctx, point)
-    if cx is None:
-        cx = settle.candidate(
-            point,
-            "value",
-            f"The local conditions fail at {point} (not re-checked: "
-            "the reference is too costly here).",
-        )
-    return refuted(cx, f"local conditions fail first at {point}")
+    why = (
+        f"The local conditions fail at {point} (not re-checked: the reference is too costly here)."
+    )
+    return refuted_where(settle.first_disagreement(ctx, point), point, why)
 
 
 def _compare_engine(ctx: ClaimContext, h: int, b: int, values: np.ndarray) -> None:

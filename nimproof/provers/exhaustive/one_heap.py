@@ -35,6 +35,7 @@ from nimproof.provers.exhaustive.common import (
     ladder,
     proved,
     refuted,
+    refuted_where,
     undefined_there,
     unknown,
 )
@@ -197,18 +198,13 @@ def _against_mex(
     diff = np.flatnonzero(G != F)
     if diff.size:
         n0 = int(diff[0])
-        cx = settle.heap_counterexample(ctx, n0)
-        if cx is None:
-            # The mex step says the claim fails at n0; the reference disagrees or is too costly.
-            cx = settle.candidate(
-                n0,
-                "value",
-                f"At heap {n0} the claim gives {int(F[n0])}, but the mex over its options is "
-                f"{int(G[n0])} (not re-checked: the reference is too costly at this size).",
-                int(F[n0]),
-                int(G[n0]),
-            )
-        return refuted(cx, f"local conditions fail first at n = {n0}")
+        # Where the reference disagrees with the mex step or is too costly: a candidate.
+        why = (
+            f"At heap {n0} the claim gives {int(F[n0])}, but the mex over its options is "
+            f"{int(G[n0])} (not re-checked: the reference is too costly at this size)."
+        )
+        found = settle.heap_counterexample(ctx, n0)
+        return refuted_where(found, n0, why, int(F[n0]), int(G[n0]), named=f"n = {n0}")
     if not np.array_equal(table, F):
         k = int(np.flatnonzero(table != F)[0])
         return unknown(

@@ -1,0 +1,44 @@
+"""Reading a family's argument text: the checks every family parser shares.
+
+These sit below :mod:`nimproof.games.registry` and the family modules, so
+that a family's parser, called by :func:`~nimproof.games.registry.parse_spec`,
+never calls back up into the registry.
+"""
+
+from __future__ import annotations
+
+from nimproof.errors import SpecError
+
+
+class MissingArgs(SpecError):
+    """A family that needs arguments got none; :func:`~nimproof.games.registry.parse_spec`
+    completes the message with the family's example."""
+
+    def __init__(self, name: str, what: str) -> None:
+        super().__init__(f"family {name!r} needs {what}")
+        self.name = name
+        self.what = what
+
+
+def no_args(name: str, args: str | None) -> None:
+    """Reject arguments for a family that takes none."""
+    if args:
+        raise SpecError(f"family {name!r} takes no arguments (got {args!r})")
+
+
+def need_args(name: str, args: str | None, what: str) -> str:
+    """Return the argument text of a family that requires one, or raise :class:`MissingArgs`."""
+    if not args:
+        raise MissingArgs(name, what)
+    return args
+
+
+def parse_int(text: str, what: str, *, low: int = 0, high: int = 10**9) -> int:
+    """Parse a decimal integer in ``[low, high]`` or raise :class:`SpecError`."""
+    t = text.strip()
+    if not t.isdigit() or len(t) > 12:
+        raise SpecError(f"{what} must be a whole number, got {text!r}")
+    value = int(t)
+    if not low <= value <= high:
+        raise SpecError(f"{what} must be between {low} and {high}, got {value}")
+    return value
