@@ -9,19 +9,58 @@ counts, over the package's own modules (``nimproof.*``):
 * ``returns``: how often control comes back to a module it had already left
   (by a call or a return: ``A -> B -> A`` counts once), over the sequence of
   modules the running code is in; ``provers``: the same over the modules of
-  ``nimproof.provers`` and ``nimproof.engines`` only (where issue 21 saw
-  ``evidence``, ``recheck`` and ``engines.reference`` bounce). Both leave out
-  the records and the clock every layer reads (:data:`_DATA`: a
-  ``ClaimContext`` property, a verdict record, the deadline);
+  ``nimproof.provers`` and ``nimproof.engines`` only. ``--verbose`` lists the
+  most frequent (module left, module returned to) pairs;
 * ``upward``: calls into a module that already has a frame lower on the stack,
   below a frame of another module (a call back up the layers), and ``edges``
   the distinct (caller, callee) pairs of such calls.
+
+Two choices of the measure, and why:
+
+* **Data** (:data:`_DATA`): the records every layer reads are not layers: a
+  ``ClaimContext`` property, a verdict record, the deadline, the claim record
+  and its kind declaration (``claims.model``, ``claims.kinds``: frozen
+  declarations whose properties answer "which kind, which fields"), and the
+  formula's node records (``expr.nodes``: constructors and ``children()``).
+  None of them calls into another module or decides anything. The formula
+  *evaluator* and the compilers (``expr.evaluate``, ``expr.to_z3``,
+  ``expr.to_ws1s``) are not data: calling them once per position is counted.
+* **Inherited methods**: a method a class inherits from a base class in
+  another module runs for the object's own module (the walker's ``walk``
+  dispatching to a back end's handlers is the back end walking its own tree;
+  a game family's inherited ``moves`` is the family's). Counting it in the
+  base's module made every visitor and every game look like a call back up.
+
+What produced the bounces (the three claims below, on ``main`` at 7fd3c13:
+575, 1595 and 378 returns; 29, 152 and 28 calls back up), and what changed:
+
+* calls back up, after the two choices above, were four real ones, now gone:
+  a family's parser called back into the registry for its shared argument
+  checks (now ``games/args.py``, below the registry) and, for ``misere:`` and
+  ``sum:``, to parse its component games (the registry now parses them and
+  hands the games over: ``registry.of_games``); the automata method handed
+  its re-check a callback into itself to shrink MONA's counterexample (the
+  method now shrinks first, then asks the re-check);
+* most of the returns were record reads (the claim's kind asked on every
+  decision) and visitor dispatch, which the two choices above no longer count;
+* the rest are repeated downward calls into a library layer, each one listed
+  by ``--verbose``: the automata method compiles each obligation through
+  ``expr.to_ws1s`` and runs MONA once per obligation and once per shrinking
+  round (the bisection's bound was compiled once per variable a round, now once
+  a round: 657 -> about 510 returns on the far claim); ``games.heap`` asked
+  for its move description (``moves_spec`` builds a ``games.base`` record
+  each time) by ``settle``, ``recheck`` and the methods; ``expr.to_ws1s`` and
+  ``expr.to_z3`` folding constants by exact evaluation; the pipeline asking
+  the registry (``methods``) for each method's module. They are downward
+  calls (no call back up) but each costs two returns; removing them needs
+  each obligation set compiled and decided in one call, which is not done.
 
 Run it on any checkout of the package, for example the lead's ``main`` without
 touching it (``PYTHONPATH=/work/main python bench/trace_claim.py``); ``--json``
 prints the figures as JSON. The three claims are a refuted one-heap claim, a
 refuted multi-heap claim found far away (issue 18's misère Nim example) and a
-proved claim.
+proved claim. ``tests/test_trace_claim.py`` holds them to no call back up and
+to the returns reached.
 """
 
 from __future__ import annotations

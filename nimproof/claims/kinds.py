@@ -268,7 +268,11 @@ def _position_checks(shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
 
 @dataclass(frozen=True)
 class _AboutPositions(ClaimKindSpec):
-    """A formula about the positions of a game: bounded checks by :func:`_position_checks`."""
+    """A formula about the positions of a game: an optional witness, the exhaustive check
+    by default, bounded checks by :func:`_position_checks`."""
+
+    optional = ("witness",)
+    default_checks = _checks(exhaustive={})
 
     def bounded_checks(self, shape: Shape, budget: Budget) -> dict[str, dict[str, Any]]:
         """See :func:`_position_checks`."""
@@ -283,9 +287,7 @@ class Grundy(_AboutPositions):
     title = "Grundy function"
     phrase = "g ="
     required = ("game", "formula")
-    optional = ("witness",)
     formula_role = "value"
-    default_checks = _checks(exhaustive={})
 
 
 @dataclass(frozen=True)
@@ -296,9 +298,7 @@ class PPositions(_AboutPositions):
     title = "set of P-positions"
     phrase = "P-positions:"
     required = ("game", "predicate")
-    optional = ("witness",)
     formula_role = "predicate"
-    default_checks = _checks(exhaustive={})
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from nimproof.cli.common import (
 )
 from nimproof.errors import UsageError
 from nimproof.reports.text import counterexample_facts
+from nimproof.verification import verdict_of
 
 if TYPE_CHECKING:
     from nimproof.claims import Claim
@@ -87,10 +88,8 @@ def build_claim(args: argparse.Namespace) -> Claim:
 def run(args: argparse.Namespace) -> int:
     """Decide the claim and print the verdict: exit 0 only when it reaches the required scope
     (``--require``, else the claim's whole domain), 1 otherwise."""
-    from nimproof.provers.isolate import decide  # lazy: start-up time (numba, z3, numpy)
-
     claim = build_claim(args)
-    verdict = decide(claim, args.timeout)
+    verdict = verdict_of(claim, args.timeout)  # the verify pipeline, without certification
     code = 0 if verdict.scope_met else 1
     if args.json:
         print_json(verdict.to_json())

@@ -572,6 +572,14 @@ class PositionRelation(MoveDescription):
         return self.holds(p, q)
 
 
+def relation_predicate(text: str) -> Node:
+    """The move predicate ``text`` of a relation, a formula in the heaps before (``h``) and
+    after (``k``) a move, parsed (a malformed one raises the formula language's error)."""
+    from nimproof.expr import parse  # lazy: start-up time (numpy)
+
+    return parse(text, sequences=("h", "k"), result="bool")
+
+
 @dataclass(frozen=True, slots=True)
 class HeapsRelation(PositionRelation):
     """Several heaps moved together: ``h -> k`` is a move when ``predicate`` holds, a formula

@@ -21,7 +21,7 @@ from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.args import no_args
-from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
+from nimproof.games.base import HeapsRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
 #: The larger number falls by a positive multiple of the smaller (not below zero).
@@ -38,9 +38,7 @@ class Euclid(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse  # lazy: start-up time (numpy)
-
-        return HeapsRelation(2, parse(MOVES, sequences=("h", "k"), result="bool"), MOVES)
+        return HeapsRelation(2, relation_predicate(MOVES), MOVES)
 
     def moves(self, position: Position) -> Iterator[Position]:
         heaps = cast(tuple[int, ...], position)

@@ -20,7 +20,7 @@ from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.args import no_args
-from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
+from nimproof.games.base import HeapsRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
 #: Take ``k = h[0] - k[0]`` tokens, at least 1 and at most the limit; the new limit is ``2k``.
@@ -35,9 +35,7 @@ class FibonacciNim(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse  # lazy: start-up time (numpy)
-
-        node = parse(MOVES, sequences=("h", "k"), result="bool")
+        node = relation_predicate(MOVES)
         return HeapsRelation(2, node, MOVES, weight=(2, 1), raises=True)
 
     def moves(self, position: Position) -> Iterator[Position]:

@@ -33,7 +33,7 @@ from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.args import need_args, parse_int
-from nimproof.games.base import LoopyRelation, MultiHeapGame, Position
+from nimproof.games.base import LoopyRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
 MAX_ROWS = 8
@@ -91,10 +91,8 @@ class Northcott(MultiHeapGame):
 
     @property
     def moves_spec(self) -> LoopyRelation:
-        from nimproof.expr import parse  # lazy: start-up time (numpy)
-
         text = relation(self.rows)
-        node = parse(text, sequences=("h", "k"), result="bool")
+        node = relation_predicate(text)
         rank = tuple(tuple(f"h[{3 * i + part}]" for i in range(self.rows)) for part in (0, 1))
         return LoopyRelation(3 * self.rows, node, text, rank, answer(self.rows))
 

@@ -29,7 +29,7 @@ from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.args import need_args, parse_int
-from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
+from nimproof.games.base import HeapsRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
 MAX_COINS = 8
@@ -71,10 +71,8 @@ class Welter(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse  # lazy: start-up time (numpy)
-
         text = relation(self.k)
-        return HeapsRelation(self.k, parse(text, sequences=("h", "k"), result="bool"), text)
+        return HeapsRelation(self.k, relation_predicate(text), text)
 
     def moves(self, position: Position) -> Iterator[Position]:
         heaps = cast(tuple[int, ...], position)

@@ -15,7 +15,7 @@ from typing import cast
 
 from nimproof.errors import UsageError
 from nimproof.games.args import no_args
-from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
+from nimproof.games.base import HeapsRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
 #: One heap shrinks and the other stays, or both shrink by the same amount.
@@ -32,9 +32,7 @@ class Wythoff(MultiHeapGame):
 
     @property
     def moves_spec(self) -> HeapsRelation:
-        from nimproof.expr import parse  # lazy: start-up time (numpy)
-
-        return HeapsRelation(2, parse(MOVES, sequences=("h", "k"), result="bool"), MOVES)
+        return HeapsRelation(2, relation_predicate(MOVES), MOVES)
 
     def moves(self, position: Position) -> Iterator[Position]:
         a, b = _pair(position)

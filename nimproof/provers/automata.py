@@ -430,6 +430,12 @@ class _Build:
     out: list[Obligation]
     num: Numeration
 
+    def parts(
+        self,
+    ) -> tuple[ClaimContext, MoveShape, int, dict[str, object], list[Obligation], Numeration]:
+        """The fields, in order (``out`` itself, not a copy)."""
+        return self.ctx, self.shape, self.h, self.env, self.out, self.num
+
 
 def _claim_predicates(
     name: str, args: list[str], declared: list[str], c: Compiled, out: list[Obligation]
@@ -444,8 +450,8 @@ def _claim_predicates(
     return preds
 
 
-def _p_obligations(b: _Build) -> str:
-    ctx, shape, h, env, out, num = b.ctx, b.shape, b.h, b.env, b.out, b.num
+def _p_obligations(build: _Build) -> str:
+    ctx, shape, h, env, out, num = build.parts()
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
     preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env, num.compiler), out)
@@ -504,8 +510,8 @@ def _parity_at(p: str, xs: list[str]) -> str:
     return out
 
 
-def _g_obligations(b: _Build) -> str:
-    ctx, shape, h, env, out, num = b.ctx, b.shape, b.h, b.env, b.out, b.num
+def _g_obligations(build: _Build) -> str:
+    ctx, shape, h, env, out, num = build.parts()
     assert ctx.formula is not None
     xs, ys, inter = _move_vars(h)
     c = compile_equals(ctx.formula, SetVar("V"), env, num.compiler)
