@@ -344,14 +344,7 @@ class SparseTable:
                 if start < self.warmup:
                     end = min(end, self.warmup)
                 n, reason = sk.dense_kernel(
-                    self.values,
-                    start,
-                    end,
-                    self.digits,
-                    self.rule.unequal,
-                    self.seen,
-                    self.hist,
-                    self._vmax(),
+                    self.values, start, end, self._rule(), self.seen, self.hist, self._vmax()
                 )
             self.counts[self.mode] += n - start
             self.n = n
@@ -359,14 +352,19 @@ class SparseTable:
             if progress is not None:
                 progress(self.n, stop)
 
+    def _rule(self) -> tuple[np.ndarray, bool]:
+        """The kernels' ``rule`` argument: ``(digits, unequal)``."""
+        return self.digits, self.rule.unequal
+
     def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
         """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
-        args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
-        args += [self.posbit, self.cbit, self.rare, self.nrare]
+        cls = (self.parity, self.posbit, self.cbit)
+        limits = (self._vmax(), float(self.dense_share))
+        args: list[Any] = [self.values, start, end, self._rule(), cls, self.rare, self.nrare]
         if self._blocks(start):
-            args += [self.hist, self._vmax(), self.dense_share, self.block]
+            args += [self.hist, limits, self.block]
             return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
-        args += [self.seen, self.hist, self._vmax(), self.dense_share]
+        args += [self.seen, self.hist, limits]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
     def _blocks(self, start: int) -> bool:

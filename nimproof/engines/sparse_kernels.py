@@ -50,6 +50,9 @@ NEW_VALUE = 3  # g[n] is a value never seen before (g[n] written)
 RARE_FULL = 4  # the rare list has no room for the next rare heap (g[n] written)
 DENSE = 5  # rare heaps are too many for the sparse method (g[n] written)
 
+#: The common-pair scan reads the common heaps below this from a list (see common_prefix).
+COMMON_PREFIX = 1 << 15
+
 
 @njit(cache=True)
 def parity_table(mask: int, size: int) -> np.ndarray:
@@ -124,9 +127,11 @@ def _non_split_options(
 
 
 @njit(cache=True)
-def _split_count(n: int, k: int, unequal: bool) -> int:
-    # Number of unordered splits of n - k into two non-empty parts (unequal ones if asked).
-    rest = n - k
+def split_count(rest: int, unequal: bool) -> int:
+    """Number of unordered splits of ``rest`` into two non-empty parts (unequal ones if asked).
+
+    It is also the largest smaller part ``a`` of a split ``a + (rest - a)``.
+    """
     if rest < 2:
         return 0
     half = rest // 2
@@ -135,65 +140,144 @@ def _split_count(n: int, k: int, unequal: bool) -> int:
     return half
 
 
+@njit(cache=True)
+def split_removals(digits: np.ndarray) -> np.ndarray:
+    """The removals ``k`` whose digit allows a split into two heaps (bit 4), increasing."""
+    count = 0
+    for k in range(digits.shape[0]):
+        if digits[k] & 4:
+            count += 1
+    out = np.zeros(count, dtype=np.int64)
+    i = 0
+    for k in range(digits.shape[0]):
+        if digits[k] & 4:
+            out[i] = k
+            i += 1
+    return out
+
+
+@njit(cache=True)
+def rare_values(g: np.ndarray, rare: np.ndarray, nrare: int) -> np.ndarray:
+    """``out[i] = g(rare[i])`` for ``i < nrare`` (room for ``len(rare)``), as ``uint64``.
+
+    Unsigned, so that a value xor a value indexes an array without a test for negative indices.
+    """
+    out = np.zeros(rare.shape[0], dtype=np.uint64)
+    for i in range(nrare):
+        out[i] = g[rare[i]]
+    return out
+
+
+@njit(cache=True)
+def common_prefix(
+    g: np.ndarray, bound: int, parity: np.ndarray, posbit: int, cbit: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The common heaps ``1 <= a < bound`` (increasing) and their values.
+
+    The common-pair scans read this list first: a split with a rare part is
+    already marked by the rare sweep, so skipping the rare heaps of the
+    prefix loses nothing and saves a fifth of the pairs (Officers).
+    """
+    count = 0
+    for a in range(1, bound):
+        if parity[g[a]] ^ (posbit & a) ^ cbit == 1:
+            count += 1
+    pos = np.zeros(count, dtype=np.int64)
+    val = np.zeros(count, dtype=np.uint64)
+    i = 0
+    for a in range(1, bound):
+        if parity[g[a]] ^ (posbit & a) ^ cbit == 1:
+            pos[i] = a
+            val[i] = g[a]
+            i += 1
+    return pos, val
+
+
+@njit(cache=True)
+def _sweep(
+    g: np.ndarray,
+    rest: int,
+    rare: np.ndarray,
+    grare: np.ndarray,
+    nrare: int,
+    seen: np.ndarray,
+    stamp: int,
+    unequal: bool,
+) -> None:
+    # seen[g(r) ^ g(rest - r)] = stamp for every rare heap r < rest (r != rest - r if unequal).
+    if nrare == 0:
+        return
+    if 2 * rare[nrare - 1] < rest:
+        # Every rare heap is below rest and below its partner: no test in the loop (unsigned
+        # indices: no test for negative ones either).
+        top = np.uint64(rest)
+        for i in range(nrare):
+            seen[grare[i] ^ g[top - np.uint64(rare[i])]] = stamp
+        return
+    for i in range(nrare):
+        r = rare[i]
+        if r >= rest:
+            break
+        if unequal and 2 * r == rest:
+            continue
+        seen[grare[i] ^ g[rest - r]] = stamp
+
+
 @njit(cache=True, nogil=True)
 def sparse_kernel(
     g: np.ndarray,
     start: int,
     stop: int,
-    digits: np.ndarray,
-    unequal: bool,
-    parity: np.ndarray,
-    posbit: int,
-    cbit: int,
+    rule: tuple[np.ndarray, bool],
+    cls: tuple[np.ndarray, int, int],
     rare: np.ndarray,
     nrare: int,
     seen: np.ndarray,
     hist: np.ndarray,
-    vmax: int,
-    dense_share: float,
+    limits: tuple[int, float],
 ) -> tuple[int, int, int]:
     """Fill ``g[start:stop]`` by the rare-value method; returns ``(next n, nrare, reason)``.
 
-    The class of heap ``m`` is ``parity[g[m]] ^ (posbit & m) ^ cbit`` (0: rare,
-    1: common); ``posbit`` may be 1 only when every splitting removal ``k`` has
+    ``rule = (digits, unequal)``. ``cls = (parity, posbit, cbit)``: the class
+    of heap ``m`` is ``parity[g[m]] ^ (posbit & m) ^ cbit`` (0: rare, 1:
+    common); ``posbit`` may be 1 only when every splitting removal ``k`` has
     the same parity (then the class of a split's value depends on the parity
     of what is split, Flammenkamp's sparse space "in the domain").
     ``parity`` (length ``P``, the power of two above every value so far) is
     ``popcount(v & mask) % 2``; ``rare[:nrare]`` lists, in increasing order,
     every rare heap ``1 <= m < start``; ``seen`` (length ``P + 1``) is a
     stamp array never cleared (stamp = heap); ``hist[m & 1, v]`` counts the
-    heaps ``m`` with value ``v`` (``P + 1`` columns). ``vmax``: the largest
-    value the dtype of ``g`` holds. Stops with :data:`DENSE` when more than
-    ``dense_share`` of the heaps are rare.
+    heaps ``m`` with value ``v`` (``P + 1`` columns). ``limits = (vmax,
+    dense_share)``: the largest value the dtype of ``g`` holds, and the share
+    of rare heaps above which the kernel stops with :data:`DENSE`.
     """
-    P = parity.shape[0]
-    kmax = digits.shape[0]
-    want = np.full(P, -1, dtype=np.int64)
+    digits, unequal = rule
+    parity, posbit, cbit = cls
+    ks = split_removals(digits)
+    want = np.full(parity.shape[0], -1, dtype=np.int64)
+    grare = rare_values(g, rare, nrare)
+    cbound = max(1, min(start, COMMON_PREFIX))
+    cpos, cval = common_prefix(g, cbound, parity, posbit, cbit)
     for n in range(start, stop):
         _, count = _non_split_options(g, n, digits, np.uint64(0), seen, False)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
         tp = 1
-        for k in range(min(kmax, n + 1)):
-            if not digits[k] & 4:
-                continue
+        for k in ks:
+            if k > n:
+                break
             rest = n - k
             tp = 1 ^ (posbit & rest)
-            c = _split_count(n, k, unequal)
-            if c == 0:
-                continue
+            c = split_count(rest, unequal)
             count += c
-            for i in range(nrare):
-                r = rare[i]
-                if r >= rest:
-                    break
-                b = rest - r
-                if unequal and b == r:
-                    continue
-                seen[g[r] ^ g[b]] = n
-        value = _finish_mex(g, n, digits, unequal, parity, tp, seen, want) if count else 0
-        nrare, reason = record(
-            g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
-        )
+            if c:
+                _sweep(g, rest, rare, grare, nrare, seen, n, unequal)
+        value = 0
+        if count:
+            value = _finish_mex(g, n, (ks, unequal), parity, tp, seen, want, (cpos, cval, cbound))
+        before = nrare
+        nrare, reason = record(g, n, value, cls, rare, nrare, hist, limits)
+        if nrare > before:
+            grare[before] = value
         if reason != DONE:
             return (n if reason == OVERFLOW else n + 1), nrare, reason
     return stop, nrare, DONE
@@ -204,22 +288,22 @@ def record(
     g: np.ndarray,
     n: int,
     value: int,
-    parity: np.ndarray,
-    posbit: int,
-    cbit: int,
+    cls: tuple[np.ndarray, int, int],
     rare: np.ndarray,
     nrare: int,
     hist: np.ndarray,
-    vmax: int,
-    dense_share: float,
+    limits: tuple[int, float],
 ) -> tuple[int, int]:
     """Store ``g(n) = value`` and its figures; returns ``(nrare, reason)``.
 
     The reason (:data:`DONE` to go on) is the sparse kernels' early return:
     :data:`OVERFLOW` (nothing stored), :data:`RANGE`, :data:`RARE_FULL`,
     :data:`DENSE` or :data:`NEW_VALUE` (``g(n)`` stored, and ``n`` added to the
-    rare list when it is rare and there is room).
+    rare list when it is rare and there is room). ``cls`` and ``limits`` are
+    those of :func:`sparse_kernel`.
     """
+    parity, posbit, cbit = cls
+    vmax, dense_share = limits
     if value > vmax:
         return nrare, OVERFLOW
     g[n] = value
@@ -243,12 +327,12 @@ def record(
 def _finish_mex(
     g: np.ndarray,
     n: int,
-    digits: np.ndarray,
-    unequal: bool,
+    splits: tuple[np.ndarray, bool],
     parity: np.ndarray,
     tp: int,
     seen: np.ndarray,
     want: np.ndarray,
+    prefix: tuple[np.ndarray, np.ndarray, int],
 ) -> int:
     # Steps 2-4 of the method: every option value of parity tp is already marked in seen.
     P = parity.shape[0]
@@ -264,7 +348,7 @@ def _finish_mex(
             want[v] = n
             need += 1
     if need > 0:
-        need = _scan_common(g, n, digits, unequal, want, need)
+        need = _scan_common(g, n, splits, want, need, prefix)
     # 4. The least value of the other parity still unmarked, else cm.
     if need > 0:
         for v in range(min(cm, P)):
@@ -275,17 +359,36 @@ def _finish_mex(
 
 @njit(cache=True)
 def _scan_common(
-    g: np.ndarray, n: int, digits: np.ndarray, unequal: bool, want: np.ndarray, need: int
+    g: np.ndarray,
+    n: int,
+    splits: tuple[np.ndarray, bool],
+    want: np.ndarray,
+    need: int,
+    prefix: tuple[np.ndarray, np.ndarray, int],
 ) -> int:
-    # Walk every split of heap n, unmarking want[x] == n for each option value x, until none is
-    # left.
-    # (Pairs with a rare heap are walked again; they cannot produce a wanted value.)
-    for k in range(min(digits.shape[0], n + 1)):
-        if not digits[k] & 4:
-            continue
+    # Walk the splits of heap n, unmarking want[x] == n for each option value x, until none is
+    # left: first the common heaps of the prefix (cpos, cval: every heap below cbound that is
+    # not rare), then every heap from cbound on. The pairs skipped have a rare part: the rare
+    # sweep marked them, and they cannot give a wanted value.
+    ks, unequal = splits
+    cpos, cval, cbound = prefix
+    for k in ks:
+        if k > n:
+            break
         rest = n - k
-        last = _split_count(n, k, unequal)
-        for a in range(1, last + 1):
+        last = split_count(rest, unequal)
+        top = np.uint64(rest)
+        for i in range(cpos.shape[0]):
+            a = cpos[i]
+            if a > last:
+                break
+            x = cval[i] ^ g[top - np.uint64(a)]
+            if want[x] == n:
+                want[x] = -1
+                need -= 1
+                if need == 0:
+                    return 0
+        for a in range(cbound, last + 1):
             x = g[a] ^ g[rest - a]
             if want[x] == n:
                 want[x] = -1
@@ -300,29 +403,30 @@ def dense_kernel(
     g: np.ndarray,
     start: int,
     stop: int,
-    digits: np.ndarray,
-    unequal: bool,
+    rule: tuple[np.ndarray, bool],
     seen: np.ndarray,
     hist: np.ndarray,
     vmax: int,
 ) -> tuple[int, int]:
     """Fill ``g[start:stop]`` looking at every split; returns ``(next n, reason)``.
 
-    While every value is below 64 (``seen`` of length at most 65) the option
-    values of one heap are bits of one machine word; above, stamps in
-    ``seen`` (length ``P + 1``). Stops with :data:`RANGE` when a value reaches
-    ``len(seen) - 1`` (grow ``seen``) and :data:`OVERFLOW` past ``vmax``;
-    ``hist[m & 1, v]`` counts the heaps ``m`` with value ``v``.
+    ``rule = (digits, unequal)``. While every value is below 64 (``seen`` of
+    length at most 65) the option values of one heap are bits of one machine
+    word; above, stamps in ``seen`` (length ``P + 1``). Stops with
+    :data:`RANGE` when a value reaches ``len(seen) - 1`` (grow ``seen``) and
+    :data:`OVERFLOW` past ``vmax``; ``hist[m & 1, v]`` counts the heaps ``m``
+    with value ``v``.
     """
+    digits, unequal = rule
     P = seen.shape[0] - 1
-    kmax = digits.shape[0]
+    ks = split_removals(digits)
     small = P <= 64
     for n in range(start, stop):
         mask, count = _non_split_options(g, n, digits, np.uint64(0), seen, small)
-        for k in range(min(kmax, n + 1)):
-            if not digits[k] & 4:
-                continue
-            last = _split_count(n, k, unequal)
+        for k in ks:
+            if k > n:
+                break
+            last = split_count(n - k, unequal)
             count += last
             mask = split_options(g, n - k, last, mask, seen, n, small)
         value = mex_of(mask, seen, n, small) if count > 0 else 0
