@@ -42,17 +42,32 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from nimproof.engines.sparse_kernels import (
-    DONE,
-    OVERFLOW,
-    rare_values,
-    record,
-    split_count,
-    split_removals,
-)
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
+
+
+@njit(cache=True)
+def split_removals(digits: np.ndarray) -> np.ndarray:
+    """The removals ``k`` whose digit allows a split into two heaps (bit 4)."""
+    count = 0
+    for k in range(digits.shape[0]):
+        if digits[k] & 4:
+            count += 1
+    out = np.zeros(count, dtype=np.int64)
+    i = 0
+    for k in range(digits.shape[0]):
+        if digits[k] & 4:
+            out[i] = k
+            i += 1
+    return out
+
+
+@njit(cache=True)
+def _last_pair(rest: int, unequal: bool) -> int:
+    # The largest a of a split a + (rest - a) with a <= rest - a (a < rest - a when unequal).
+    return (rest - 1) // 2 if unequal else rest // 2
 
 
 @njit(cache=True)
@@ -77,7 +92,7 @@ def _mark_rare(
     g: np.ndarray,
     row: np.ndarray,
     rest: int,
-    rare: tuple[np.ndarray, np.ndarray],
+    rare: np.ndarray,
     lo: int,
     hi: int,
     n0: int,
@@ -86,10 +101,8 @@ def _mark_rare(
 ) -> None:
     # Mark g[r] ^ g[rest - r] for the rare heaps r = rare[lo:hi] below rest whose partner
     # rest - r lies below n0 (side 0), at or above n0 (side 1), or anywhere (side 2).
-    # rare = (heaps, their values).
-    heaps, values = rare
     for i in range(lo, hi):
-        r = heaps[i]
+        r = rare[i]
         if r >= rest:
             break
         b = rest - r
@@ -97,32 +110,7 @@ def _mark_rare(
             break  # rare is increasing: every later partner is below n0 too
         if (side == 0 and b >= n0) or (unequal and b == r):
             continue
-        row[values[i] ^ g[b]] = 1
-
-
-@njit(cache=True)
-def _sweep(
-    g: np.ndarray,
-    row: np.ndarray,
-    n: int,
-    ks: np.ndarray,
-    rare: tuple[np.ndarray, np.ndarray],
-    lo: int,
-    hi: int,
-    n0: int,
-    side: int,
-    unequal: bool,
-    posbit: int,
-) -> int:
-    # _mark_rare for every split of heap n; returns the class tp of the rare-common values.
-    tp = 1
-    for k in ks:
-        rest = n - k
-        if rest < 2:
-            continue
-        tp = 1 ^ (posbit & rest)
-        _mark_rare(g, row, rest, rare, lo, hi, n0, side, unequal)
-    return tp
+        row[g[r] ^ g[b]] = 1
 
 
 @njit(cache=True)
@@ -151,9 +139,11 @@ def _phase_a(
     g: np.ndarray,
     n: int,
     n0: int,
-    splits: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
-    rare: tuple[np.ndarray, np.ndarray],
+    ks: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    rare: np.ndarray,
     nrare: int,
     row: np.ndarray,
     stops: np.ndarray,
@@ -162,17 +152,21 @@ def _phase_a(
 
     ``stops[i]``: the first common pair of the split ``ks[i]`` that phase A did not read.
     """
-    ks, unequal = splits
-    parity, posbit, _ = cls
     row[:] = 0
-    tp = _sweep(g, row, n, ks, rare, 0, nrare, n0, 0, unequal, posbit)
+    tp = 1
+    for k in ks:
+        rest = n - k
+        if rest < 2:
+            continue
+        tp = 1 ^ (posbit & rest)
+        _mark_rare(g, row, rest, rare, 0, nrare, n0, 0, unequal)
     c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):
         rest = n - ks[i]
         stops[i] = max(1, rest - n0 + 1)
         if need:
-            need, stops[i] = _scan(g, rest, stops[i], split_count(rest, unequal), row, need)
+            need, stops[i] = _scan(g, rest, stops[i], _last_pair(rest, unequal), row, need)
     for v in range(c):
         if row[v] == 2:
             row[v] = 0  # not produced by any pair read here: unmarked again
@@ -184,32 +178,38 @@ def _phase_b(
     n: int,
     n0: int,
     digits: np.ndarray,
-    splits: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
-    rare: tuple[np.ndarray, np.ndarray],
+    ks: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    rare: np.ndarray,
     nrare0: int,
     nrare: int,
     row: np.ndarray,
     stops: np.ndarray,
 ) -> int:
     """Phase B for heap ``n``: completes the marks of ``row`` and returns ``g(n)``."""
-    ks, unequal = splits
-    parity, posbit, _ = cls
     for k in range(1, min(digits.shape[0], n + 1)):
         d = digits[k]
         if d & 1 and n == k:
             row[g[0]] = 1
         if d & 2 and n > k:
             row[g[n - k]] = 1
-    tp = _sweep(g, row, n, ks, rare, 0, nrare0, n0, 1, unequal, posbit)
-    _sweep(g, row, n, ks, rare, nrare0, nrare, n0, 2, unequal, posbit)
+    tp = 1
+    for k in ks:
+        rest = n - k
+        if rest < 2:
+            continue
+        tp = 1 ^ (posbit & rest)
+        _mark_rare(g, row, rest, rare, 0, nrare0, n0, 1, unequal)
+        _mark_rare(g, row, rest, rare, nrare0, nrare, n0, 2, unequal)
     c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):
         if need == 0:
             break
         rest = n - ks[i]
-        last = split_count(rest, unequal)
+        last = _last_pair(rest, unequal)
         need, _ = _scan(g, rest, 1, min(rest - n0, last), row, need)
         if need:
             need, _ = _scan(g, rest, stops[i], last, row, need)
@@ -225,16 +225,18 @@ def _block_a(
     g: np.ndarray,
     n0: int,
     m: int,
-    splits: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
-    rare: tuple[np.ndarray, np.ndarray],
+    ks: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    rare: np.ndarray,
     nrare: int,
     marks: np.ndarray,
     stops: np.ndarray,
 ) -> None:
     # Phase A for heaps n0 .. n0 + m - 1, one heap per iteration, on every core.
     for j in prange(m):
-        _phase_a(g, n0 + j, n0, splits, cls, rare, nrare, marks[j], stops[j])
+        _phase_a(g, n0 + j, n0, ks, unequal, parity, posbit, rare, nrare, marks[j], stops[j])
 
 
 @njit(cache=True, nogil=True)
@@ -242,12 +244,16 @@ def block_kernel(
     g: np.ndarray,
     start: int,
     stop: int,
-    rule: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
+    digits: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
     rare: np.ndarray,
     nrare: int,
     hist: np.ndarray,
-    limits: tuple[int, float],
+    vmax: int,
+    dense_share: float,
     block: int,
 ) -> tuple[int, int, int]:
     """Fill ``g[start:stop]`` block by block; returns ``(next n, nrare, reason)``.
@@ -258,25 +264,35 @@ def block_kernel(
     ``start > len(digits)`` (every heap has a split, every split part below
     the block is read in phase A).
     """
-    digits, unequal = rule
-    splits = (split_removals(digits), unequal)
-    grare = rare_values(g, rare, nrare)
-    pairs = (rare, grare)
-    marks = np.zeros((block, cls[0].shape[0]), dtype=np.uint8)
-    stops = np.zeros((block, splits[0].shape[0]), dtype=np.int64)
+    P = parity.shape[0]
+    ks = split_removals(digits)
+    marks = np.zeros((block, P), dtype=np.uint8)
+    stops = np.zeros((block, ks.shape[0]), dtype=np.int64)
     n0 = start
     while n0 < stop:
         m = min(block, stop - n0)
         nrare0 = nrare
-        _block_a(g, n0, m, splits, cls, pairs, nrare, marks, stops)
+        _block_a(g, n0, m, ks, unequal, parity, posbit, rare, nrare, marks, stops)
         for j in range(m):
             n = n0 + j
-            args = (g, n, n0, digits, splits, cls, pairs, nrare0, nrare, marks[j], stops[j])
-            value = _phase_b(*args)
-            before = nrare
-            nrare, reason = record(g, n, value, cls, rare, nrare, hist, limits)
-            if nrare > before:
-                grare[before] = value
+            value = _phase_b(
+                g,
+                n,
+                n0,
+                digits,
+                ks,
+                unequal,
+                parity,
+                posbit,
+                rare,
+                nrare0,
+                nrare,
+                marks[j],
+                stops[j],
+            )
+            nrare, reason = record(
+                g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+            )
             if reason != DONE:
                 return (n if reason == OVERFLOW else n + 1), nrare, reason
         n0 += m

@@ -50,7 +50,7 @@ NEW_VALUE = 3  # g[n] is a value never seen before (g[n] written)
 RARE_FULL = 4  # the rare list has no room for the next rare heap (g[n] written)
 DENSE = 5  # rare heaps are too many for the sparse method (g[n] written)
 
-#: The common-pair scan reads the common heaps below this from a list (see common_prefix).
+#: The common-pair scan reads the common heaps below this from a list (see ranked_prefix).
 COMMON_PREFIX = 1 << 15
 
 
@@ -115,32 +115,6 @@ def last_rare_heap(g: np.ndarray, count: int, parity: np.ndarray, posbit: int, c
 
 
 @njit(cache=True)
-def _non_split_options(
-    g: np.ndarray, n: int, digits: np.ndarray, mask: np.uint64, seen: np.ndarray, small: bool
-) -> tuple[np.uint64, int]:
-    # Moves that leave nothing or one heap (see take_options); returns the mask and their count.
-    count = 0
-    for k in range(1, min(digits.shape[0], n + 1)):
-        mask, found = take_options(g, n, k, digits[k], mask, seen, small)
-        count += found
-    return mask, count
-
-
-@njit(cache=True)
-def split_count(rest: int, unequal: bool) -> int:
-    """Number of unordered splits of ``rest`` into two non-empty parts (unequal ones if asked).
-
-    It is also the largest smaller part ``a`` of a split ``a + (rest - a)``.
-    """
-    if rest < 2:
-        return 0
-    half = rest // 2
-    if unequal and rest % 2 == 0:
-        half -= 1
-    return half
-
-
-@njit(cache=True)
 def split_removals(digits: np.ndarray) -> np.ndarray:
     """The removals ``k`` whose digit allows a split into two heaps (bit 4), increasing."""
     count = 0
@@ -153,18 +127,6 @@ def split_removals(digits: np.ndarray) -> np.ndarray:
         if digits[k] & 4:
             out[i] = k
             i += 1
-    return out
-
-
-@njit(cache=True)
-def rare_values(g: np.ndarray, rare: np.ndarray, nrare: int) -> np.ndarray:
-    """``out[i] = g(rare[i])`` for ``i < nrare`` (room for ``len(rare)``), as ``uint64``.
-
-    Unsigned, so that a value xor a value indexes an array without a test for negative indices.
-    """
-    out = np.zeros(rare.shape[0], dtype=np.uint64)
-    for i in range(nrare):
-        out[i] = g[rare[i]]
     return out
 
 
@@ -194,33 +156,169 @@ def common_prefix(
 
 
 @njit(cache=True)
-def _sweep(
+def ranked_prefix(
     g: np.ndarray,
-    rest: int,
+    start: int,
+    rule: tuple[np.ndarray, bool],
+    cls: tuple[np.ndarray, int, int],
     rare: np.ndarray,
-    grare: np.ndarray,
     nrare: int,
-    seen: np.ndarray,
-    stamp: int,
+    sample: int,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The prefix list of the common-pair scan: ``(heaps, values, bound)``.
+
+    :func:`sparse_kernel` looks for the wanted values first among the pairs
+    of the heaps of this list, then among the pairs of every heap from
+    ``bound`` on. The list holds the common heaps below ``bound`` (in any
+    order: the scan reads every pair before it gives up on a wanted value,
+    so the order changes how soon they are found, never the values), or is
+    empty with ``bound = 1`` (every pair in increasing order, as before).
+
+    Ranked by the heaps ``start - sample .. start - 1``, already known: a
+    heap of the list earns, for each wanted value its pair gives there, one
+    over the number of pairs of the list that give it (a pair that alone
+    gives a value scores 1). The ranked list is used only when it reads
+    fewer than 0.8 times the pairs of the plain scan on those heaps, which
+    need 64 pairs or more (Officers at 2^20: about 2,450 pairs a heap in
+    increasing order, 1,100 ranked; 0.106: a few pairs, no list).
+    ``rare[:nrare]``: every rare heap below ``start``.
+    """
+    digits, unequal = rule
+    parity, posbit, cbit = cls
+    bound = max(1, min(start, COMMON_PREFIX))
+    none = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint64), 1)
+    P = parity.shape[0]
+    lo = max(start - sample, 4 * bound)
+    if lo >= start or P > 4096:
+        return none
+    cpos, cval = common_prefix(g, bound, parity, posbit, cbit)
+    ks = split_removals(digits)
+    k = ks[ks.shape[0] - 1]
+    wanted, counts = _sample_wants(g, lo, start, digits, ks, unequal, cls, rare, nrare)
+    want = np.full(P, -1, dtype=np.int64)
+    plain = _sample_pairs(g, lo, k, unequal, none, wanted, counts, want, 0)
+    if plain < 64 * (start - lo):
+        return none
+    hits = np.zeros(P, dtype=np.int64)
+    score = np.zeros(cpos.shape[0], dtype=np.float64)
+    want[:] = -1
+    for s in range(start - lo):
+        want[wanted[s, : counts[s]]] = s
+        rest = lo + s - k
+        for rounds in range(2):  # count the pairs that give each wanted value, then score
+            for i in range(cpos.shape[0]):
+                x = cval[i] ^ g[rest - cpos[i]]
+                if want[x] == s:
+                    if rounds == 0:
+                        hits[x] += 1
+                    else:
+                        score[i] += 1.0 / hits[x]
+        hits[:] = 0
+    order = np.argsort(-score, kind="mergesort")
+    ranked = (cpos[order], cval[order], bound)
+    want[:] = -1
+    if _sample_pairs(g, lo, k, unequal, ranked, wanted, counts, want, 0) < 0.8 * plain:
+        return ranked
+    return none
+
+
+@njit(cache=True)
+def _sample_wants(
+    g: np.ndarray,
+    lo: int,
+    hi: int,
+    digits: np.ndarray,
+    ks: np.ndarray,
     unequal: bool,
-) -> None:
-    # seen[g(r) ^ g(rest - r)] = stamp for every rare heap r < rest (r != rest - r if unequal).
-    if nrare == 0:
-        return
-    if 2 * rare[nrare - 1] < rest:
-        # Every rare heap is below rest and below its partner: no test in the loop (unsigned
-        # indices: no test for negative ones either).
-        top = np.uint64(rest)
-        for i in range(nrare):
-            seen[grare[i] ^ g[top - np.uint64(rare[i])]] = stamp
-        return
-    for i in range(nrare):
-        r = rare[i]
-        if r >= rest:
-            break
-        if unequal and 2 * r == rest:
-            continue
-        seen[grare[i] ^ g[rest - r]] = stamp
+    cls: tuple[np.ndarray, int, int],
+    rare: np.ndarray,
+    nrare: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    # The wanted values of the heaps lo .. hi - 1 (steps 1-3 of the method): row s holds the
+    # counts[s] values wanted for heap lo + s.
+    parity, posbit, _ = cls
+    P = parity.shape[0]
+    seen = np.full(P + 1, -1, dtype=np.int64)
+    want = np.full(P, -1, dtype=np.int64)
+    wanted = np.zeros((hi - lo, P), dtype=np.int64)
+    counts = np.zeros(hi - lo, dtype=np.int64)
+    for n in range(lo, hi):
+        _non_split_options(g, n, digits, np.uint64(0), seen, False)
+        tp = 1
+        for k in ks:
+            rest = n - k
+            tp = 1 ^ (posbit & rest)
+            for r in rare[:nrare]:
+                if r < rest and not (unequal and 2 * r == rest):
+                    seen[g[r] ^ g[rest - r]] = n
+        cm = _wanted(parity, tp, seen, n, want)[0]
+        for v in range(min(cm, P)):
+            if want[v] == n:
+                wanted[n - lo, counts[n - lo]] = v
+                counts[n - lo] += 1
+    return wanted, counts
+
+
+@njit(cache=True)
+def _sample_pairs(
+    g: np.ndarray,
+    lo: int,
+    k: int,
+    unequal: bool,
+    prefix: tuple[np.ndarray, np.ndarray, int],
+    wanted: np.ndarray,
+    counts: np.ndarray,
+    want: np.ndarray,
+    stamp: int,
+) -> int:
+    # Pairs the common-pair scan of the split k reads, with this prefix, until it finds the
+    # wanted values of each sample heap (all of them when some value is not found).
+    cpos, cval, cbound = prefix
+    total = 0
+    for s in range(counts.shape[0]):
+        stamp += 1
+        want[wanted[s, : counts[s]]] = stamp
+        need = counts[s]
+        rest = lo + s - k
+        last = _split_count(rest, 0, unequal)
+        for i in range(cpos.shape[0] + last + 1 - cbound):
+            if need == 0:
+                break
+            if i < cpos.shape[0]:
+                a = cpos[i]
+                x = cval[i] ^ g[rest - a]
+            else:
+                a = cbound + i - cpos.shape[0]
+                x = g[a] ^ g[rest - a]
+            total += 1
+            if a <= last and want[x] == stamp:
+                want[x] = -1
+                need -= 1
+    return total
+
+
+@njit(cache=True)
+def _non_split_options(
+    g: np.ndarray, n: int, digits: np.ndarray, mask: np.uint64, seen: np.ndarray, small: bool
+) -> tuple[np.uint64, int]:
+    # Moves that leave nothing or one heap (see take_options); returns the mask and their count.
+    count = 0
+    for k in range(1, min(digits.shape[0], n + 1)):
+        mask, found = take_options(g, n, k, digits[k], mask, seen, small)
+        count += found
+    return mask, count
+
+
+@njit(cache=True)
+def _split_count(n: int, k: int, unequal: bool) -> int:
+    # Number of unordered splits of n - k into two non-empty parts (unequal ones if asked).
+    rest = n - k
+    if rest < 2:
+        return 0
+    half = rest // 2
+    if unequal and rest % 2 == 0:
+        half -= 1
+    return half
 
 
 @njit(cache=True, nogil=True)
@@ -228,54 +326,81 @@ def sparse_kernel(
     g: np.ndarray,
     start: int,
     stop: int,
-    rule: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
+    digits: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
     rare: np.ndarray,
     nrare: int,
     seen: np.ndarray,
     hist: np.ndarray,
-    limits: tuple[int, float],
+    vmax: int,
+    dense_share: float,
+    prefix: tuple[np.ndarray, np.ndarray, int],
 ) -> tuple[int, int, int]:
     """Fill ``g[start:stop]`` by the rare-value method; returns ``(next n, nrare, reason)``.
 
-    ``rule = (digits, unequal)``. ``cls = (parity, posbit, cbit)``: the class
-    of heap ``m`` is ``parity[g[m]] ^ (posbit & m) ^ cbit`` (0: rare, 1:
-    common); ``posbit`` may be 1 only when every splitting removal ``k`` has
+    The class of heap ``m`` is ``parity[g[m]] ^ (posbit & m) ^ cbit`` (0: rare,
+    1: common); ``posbit`` may be 1 only when every splitting removal ``k`` has
     the same parity (then the class of a split's value depends on the parity
     of what is split, Flammenkamp's sparse space "in the domain").
     ``parity`` (length ``P``, the power of two above every value so far) is
     ``popcount(v & mask) % 2``; ``rare[:nrare]`` lists, in increasing order,
     every rare heap ``1 <= m < start``; ``seen`` (length ``P + 1``) is a
     stamp array never cleared (stamp = heap); ``hist[m & 1, v]`` counts the
-    heaps ``m`` with value ``v`` (``P + 1`` columns). ``limits = (vmax,
-    dense_share)``: the largest value the dtype of ``g`` holds, and the share
-    of rare heaps above which the kernel stops with :data:`DENSE`.
+    heaps ``m`` with value ``v`` (``P + 1`` columns). ``vmax``: the largest
+    value the dtype of ``g`` holds. Stops with :data:`DENSE` when more than
+    ``dense_share`` of the heaps are rare. ``prefix``: the common heaps below a
+    bound, in the order the common-pair scan reads them (:func:`ranked_prefix`).
     """
-    digits, unequal = rule
-    parity, posbit, cbit = cls
-    ks = split_removals(digits)
-    want = np.full(parity.shape[0], -1, dtype=np.int64)
-    grare = rare_values(g, rare, nrare)
-    cbound = max(1, min(start, COMMON_PREFIX))
-    cpos, cval = common_prefix(g, cbound, parity, posbit, cbit)
+    P = parity.shape[0]
+    kmax = digits.shape[0]
+    # want[:P]: stamps of the wanted values; then the prefix list, value << 32 | heap (one array:
+    # each array a per-heap call takes costs reference counting).
+    cpos, cval, cbound = prefix
+    nlist = cpos.shape[0]
+    want = np.full(P + nlist, -1, dtype=np.int64)
+    for i in range(nlist):
+        want[P + i] = np.int64(cval[i]) << 32 | cpos[i]
+    grare = np.zeros(rare.shape[0], dtype=np.uint64)  # values of the rare heaps
+    for i in range(nrare):
+        grare[i] = g[rare[i]]
     for n in range(start, stop):
         _, count = _non_split_options(g, n, digits, np.uint64(0), seen, False)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
         tp = 1
-        for k in ks:
-            if k > n:
-                break
+        for k in range(min(kmax, n + 1)):
+            if not digits[k] & 4:
+                continue
             rest = n - k
             tp = 1 ^ (posbit & rest)
-            c = split_count(rest, unequal)
+            c = _split_count(n, k, unequal)
+            if c == 0:
+                continue
             count += c
-            if c:
-                _sweep(g, rest, rare, grare, nrare, seen, n, unequal)
+            if nrare and 2 * rare[nrare - 1] < rest:
+                # Every rare heap lies below its partner: no test in the loop, and unsigned
+                # indices (no test for negative ones either).
+                top = np.uint64(rest)
+                for i in range(nrare):
+                    seen[grare[i] ^ g[top - np.uint64(rare[i])]] = n
+                continue
+            for i in range(nrare):
+                r = rare[i]
+                if r >= rest:
+                    break
+                b = rest - r
+                if unequal and b == r:
+                    continue
+                seen[grare[i] ^ g[b]] = n
         value = 0
         if count:
-            value = _finish_mex(g, n, (ks, unequal), parity, tp, seen, want, (cpos, cval, cbound))
+            value = _finish_mex(g, n, digits, unequal, parity, tp, seen, want, nlist, cbound)
         before = nrare
-        nrare, reason = record(g, n, value, cls, rare, nrare, hist, limits)
+        nrare, reason = record(
+            g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+        )
         if nrare > before:
             grare[before] = value
         if reason != DONE:
@@ -288,22 +413,22 @@ def record(
     g: np.ndarray,
     n: int,
     value: int,
-    cls: tuple[np.ndarray, int, int],
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
     rare: np.ndarray,
     nrare: int,
     hist: np.ndarray,
-    limits: tuple[int, float],
+    vmax: int,
+    dense_share: float,
 ) -> tuple[int, int]:
     """Store ``g(n) = value`` and its figures; returns ``(nrare, reason)``.
 
     The reason (:data:`DONE` to go on) is the sparse kernels' early return:
     :data:`OVERFLOW` (nothing stored), :data:`RANGE`, :data:`RARE_FULL`,
     :data:`DENSE` or :data:`NEW_VALUE` (``g(n)`` stored, and ``n`` added to the
-    rare list when it is rare and there is room). ``cls`` and ``limits`` are
-    those of :func:`sparse_kernel`.
+    rare list when it is rare and there is room).
     """
-    parity, posbit, cbit = cls
-    vmax, dense_share = limits
     if value > vmax:
         return nrare, OVERFLOW
     g[n] = value
@@ -323,32 +448,52 @@ def record(
     return nrare, DONE
 
 
+@njit(cache=True, inline="always")
+def _wanted(
+    parity: np.ndarray, tp: int, seen: np.ndarray, stamp: int, want: np.ndarray
+) -> tuple[int, int]:
+    # Steps 2 and 3 of the method (seen holds every option value of class tp, stamped):
+    # cm = the least value of class tp that no option has; the values of the other class below
+    # cm still unmarked are wanted (want[v] = stamp). Returns (cm, how many are wanted).
+    P = parity.shape[0]
+    cm = 0
+    while cm < P and (parity[cm] != tp or seen[cm] == stamp):
+        cm += 1
+    need = 0
+    for v in range(min(cm, P)):
+        if parity[v] != tp and seen[v] != stamp:
+            want[v] = stamp
+            need += 1
+    return cm, need
+
+
 @njit(cache=True)
 def _finish_mex(
     g: np.ndarray,
     n: int,
-    splits: tuple[np.ndarray, bool],
+    digits: np.ndarray,
+    unequal: bool,
     parity: np.ndarray,
     tp: int,
     seen: np.ndarray,
     want: np.ndarray,
-    prefix: tuple[np.ndarray, np.ndarray, int],
+    nlist: int,
+    cbound: int,
 ) -> int:
     # Steps 2-4 of the method: every option value of parity tp is already marked in seen.
+    # Wanted values (want[v] == n, a stamp: the array is never cleared) can only come from
+    # common-common pairs.
     P = parity.shape[0]
-    # 2. The least value of parity tp that no option has.
     cm = 0
     while cm < P and (parity[cm] != tp or seen[cm] == n):
         cm += 1
-    # 3. Values of the other parity below cm still unmarked: common-common pairs only.
-    #    want[v] == n marks v as wanted for heap n (a stamp: the array is never cleared).
     need = 0
     for v in range(min(cm, P)):
         if parity[v] != tp and seen[v] != n:
             want[v] = n
             need += 1
     if need > 0:
-        need = _scan_common(g, n, splits, want, need, prefix)
+        need = _scan_common(g, n, digits, unequal, want, need, P, nlist, cbound)
     # 4. The least value of the other parity still unmarked, else cm.
     if need > 0:
         for v in range(min(cm, P)):
@@ -361,35 +506,38 @@ def _finish_mex(
 def _scan_common(
     g: np.ndarray,
     n: int,
-    splits: tuple[np.ndarray, bool],
+    digits: np.ndarray,
+    unequal: bool,
     want: np.ndarray,
     need: int,
-    prefix: tuple[np.ndarray, np.ndarray, int],
+    P: int,
+    nlist: int,
+    cbound: int,
 ) -> int:
     # Walk the splits of heap n, unmarking want[x] == n for each option value x, until none is
-    # left: first the common heaps of the prefix (cpos, cval: every heap below cbound that is
-    # not rare), then every heap from cbound on. The pairs skipped have a rare part: the rare
-    # sweep marked them, and they cannot give a wanted value.
-    ks, unequal = splits
-    cpos, cval, cbound = prefix
-    for k in ks:
-        if k > n:
-            break
+    # left: first the heaps of the prefix list (want[P:P + nlist], value << 32 | heap: every
+    # common heap below cbound, in any order), then every heap from cbound on. The pairs
+    # skipped have a rare part: the rare sweep marked them, and they give no wanted value.
+    for k in range(min(digits.shape[0], n + 1)):
+        if not digits[k] & 4:
+            continue
         rest = n - k
-        last = split_count(rest, unequal)
+        last = _split_count(n, k, unequal)
         top = np.uint64(rest)
-        for i in range(cpos.shape[0]):
-            a = cpos[i]
-            if a > last:
-                break
-            x = cval[i] ^ g[top - np.uint64(a)]
+        short = last < cbound - 1  # some heaps of the list are too large for this split
+        for i in range(P, P + nlist):
+            a = want[i] & 0xFFFFFFFF
+            if short and a > last:
+                continue
+            # Unsigned indices: no test for negative ones.
+            x = np.uint64(want[i] >> 32) ^ g[top - np.uint64(a)]
             if want[x] == n:
                 want[x] = -1
                 need -= 1
                 if need == 0:
                     return 0
-        for a in range(cbound, last + 1):
-            x = g[a] ^ g[rest - a]
+        for a in range(np.uint64(cbound), np.uint64(last + 1)):
+            x = g[a] ^ g[top - a]  # unsigned indices: no test for negative ones
             if want[x] == n:
                 want[x] = -1
                 need -= 1
@@ -403,30 +551,29 @@ def dense_kernel(
     g: np.ndarray,
     start: int,
     stop: int,
-    rule: tuple[np.ndarray, bool],
+    digits: np.ndarray,
+    unequal: bool,
     seen: np.ndarray,
     hist: np.ndarray,
     vmax: int,
 ) -> tuple[int, int]:
     """Fill ``g[start:stop]`` looking at every split; returns ``(next n, reason)``.
 
-    ``rule = (digits, unequal)``. While every value is below 64 (``seen`` of
-    length at most 65) the option values of one heap are bits of one machine
-    word; above, stamps in ``seen`` (length ``P + 1``). Stops with
-    :data:`RANGE` when a value reaches ``len(seen) - 1`` (grow ``seen``) and
-    :data:`OVERFLOW` past ``vmax``; ``hist[m & 1, v]`` counts the heaps ``m``
-    with value ``v``.
+    While every value is below 64 (``seen`` of length at most 65) the option
+    values of one heap are bits of one machine word; above, stamps in
+    ``seen`` (length ``P + 1``). Stops with :data:`RANGE` when a value reaches
+    ``len(seen) - 1`` (grow ``seen``) and :data:`OVERFLOW` past ``vmax``;
+    ``hist[m & 1, v]`` counts the heaps ``m`` with value ``v``.
     """
-    digits, unequal = rule
     P = seen.shape[0] - 1
-    ks = split_removals(digits)
+    kmax = digits.shape[0]
     small = P <= 64
     for n in range(start, stop):
         mask, count = _non_split_options(g, n, digits, np.uint64(0), seen, small)
-        for k in ks:
-            if k > n:
-                break
-            last = split_count(n - k, unequal)
+        for k in range(min(kmax, n + 1)):
+            if not digits[k] & 4:
+                continue
+            last = _split_count(n, k, unequal)
             count += last
             mask = split_options(g, n - k, last, mask, seen, n, small)
         value = mex_of(mask, seen, n, small) if count > 0 else 0
