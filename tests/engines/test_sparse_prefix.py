@@ -74,9 +74,7 @@ def test_ranked_list_is_a_permutation_of_the_common_heaps() -> None:
     heaps, values, bound = table.prefix
     # Officers needs thousands of pairs a heap in increasing order: the ranked list is used.
     assert bound == sk.COMMON_PREFIX and len(heaps) > 0
-    plain, _ = sk.common_prefix(
-        table.values, bound, table.parity, table.posbit, table.cbit
-    )
+    plain, _ = sk.common_prefix(table.values, bound, table.parity, table.posbit, table.cbit)
     assert sorted(heaps.tolist()) == plain.tolist()
     assert not np.array_equal(heaps, plain)
     assert np.array_equal(values, table.values[heaps])
