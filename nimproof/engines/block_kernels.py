@@ -72,32 +72,6 @@ def _scan(
 
 
 @njit(cache=True)
-def _mark_rare(
-    g: np.ndarray,
-    row: np.ndarray,
-    rest: int,
-    rare: np.ndarray,
-    lo: int,
-    hi: int,
-    n0: int,
-    side: int,
-    unequal: bool,
-) -> None:
-    # Mark g[r] ^ g[rest - r] for the rare heaps r = rare[lo:hi] below rest whose partner
-    # rest - r lies below n0 (side 0), at or above n0 (side 1), or anywhere (side 2).
-    for i in range(lo, hi):
-        r = rare[i]
-        if r >= rest:
-            break
-        b = rest - r
-        if side == 1 and b < n0:
-            break  # rare is increasing: every later partner is below n0 too
-        if (side == 0 and b >= n0) or (unequal and b == r):
-            continue
-        row[g[r] ^ g[b]] = 1
-
-
-@njit(cache=True)
 def _sweep(
     g: np.ndarray,
     row: np.ndarray,
@@ -111,14 +85,25 @@ def _sweep(
     unequal: bool,
     posbit: int,
 ) -> int:
-    # _mark_rare for every split of heap n; returns the class tp of the rare-common values.
+    # Mark g[r] ^ g[rest - r] for every split rest = n - k and the rare heaps r = rare[lo:hi]
+    # below rest whose partner rest - r lies below n0 (side 0), at or above n0 (side 1), or
+    # anywhere (side 2); returns the class tp of the rare-common values.
     tp = 1
     for k in ks:
         rest = n - k
         if rest < 2:
             continue
         tp = 1 ^ (posbit & rest)
-        _mark_rare(g, row, rest, rare, lo, hi, n0, side, unequal)
+        for i in range(lo, hi):
+            r = rare[i]
+            if r >= rest:
+                break
+            b = rest - r
+            if side == 1 and b < n0:
+                break  # rare is increasing: every later partner is below n0 too
+            if (side == 0 and b >= n0) or (unequal and b == r):
+                continue
+            row[g[r] ^ g[b]] = 1
     return tp
 
 

@@ -484,14 +484,7 @@ def _finish_mex(
     # Wanted values (want[v] == n, a stamp: the array is never cleared) can only come from
     # common-common pairs.
     P = parity.shape[0]
-    cm = 0
-    while cm < P and (parity[cm] != tp or seen[cm] == n):
-        cm += 1
-    need = 0
-    for v in range(min(cm, P)):
-        if parity[v] != tp and seen[v] != n:
-            want[v] = n
-            need += 1
+    cm, need = _wanted(parity, tp, seen, n, want)
     if need > 0:
         need = _scan_common(g, n, digits, unequal, want, need, P, nlist, cbound)
     # 4. The least value of the other parity still unmarked, else cm.
