@@ -321,6 +321,27 @@ def _split_count(n: int, k: int, unequal: bool) -> int:
     return half
 
 
+@njit(cache=True)
+def _workspace(
+    g: np.ndarray,
+    P: int,
+    prefix: tuple[np.ndarray, np.ndarray, int],
+    rare: np.ndarray,
+    nrare: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    # want: stamps of the wanted values (want[:P]), then the prefix list, value << 32 | heap
+    # (one array: each array a per-heap call takes costs reference counting); grare: the
+    # values of the rare heaps (room for len(rare)).
+    cpos, cval, _ = prefix
+    want = np.full(P + cpos.shape[0], -1, dtype=np.int64)
+    for i in range(cpos.shape[0]):
+        want[P + i] = np.int64(cval[i]) << 32 | cpos[i]
+    grare = np.zeros(rare.shape[0], dtype=np.uint64)
+    for i in range(nrare):
+        grare[i] = g[rare[i]]
+    return want, grare
+
+
 @njit(cache=True, nogil=True)
 def sparse_kernel(
     g: np.ndarray,
@@ -356,16 +377,8 @@ def sparse_kernel(
     """
     P = parity.shape[0]
     kmax = digits.shape[0]
-    # want[:P]: stamps of the wanted values; then the prefix list, value << 32 | heap (one array:
-    # each array a per-heap call takes costs reference counting).
-    cpos, cval, cbound = prefix
-    nlist = cpos.shape[0]
-    want = np.full(P + nlist, -1, dtype=np.int64)
-    for i in range(nlist):
-        want[P + i] = np.int64(cval[i]) << 32 | cpos[i]
-    grare = np.zeros(rare.shape[0], dtype=np.uint64)  # values of the rare heaps
-    for i in range(nrare):
-        grare[i] = g[rare[i]]
+    want, grare = _workspace(g, P, prefix, rare, nrare)
+    nlist, cbound = want.shape[0] - P, prefix[2]
     for n in range(start, stop):
         _, count = _non_split_options(g, n, digits, np.uint64(0), seen, False)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
