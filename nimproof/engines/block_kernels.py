@@ -42,26 +42,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record, split_removals
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
-
-
-@njit(cache=True)
-def split_removals(digits: np.ndarray) -> np.ndarray:
-    """The removals ``k`` whose digit allows a split into two heaps (bit 4)."""
-    count = 0
-    for k in range(digits.shape[0]):
-        if digits[k] & 4:
-            count += 1
-    out = np.zeros(count, dtype=np.int64)
-    i = 0
-    for k in range(digits.shape[0]):
-        if digits[k] & 4:
-            out[i] = k
-            i += 1
-    return out
 
 
 @njit(cache=True)
@@ -88,29 +72,39 @@ def _scan(
 
 
 @njit(cache=True)
-def _mark_rare(
+def _sweep(
     g: np.ndarray,
     row: np.ndarray,
-    rest: int,
+    n: int,
+    ks: np.ndarray,
     rare: np.ndarray,
     lo: int,
     hi: int,
     n0: int,
     side: int,
     unequal: bool,
-) -> None:
-    # Mark g[r] ^ g[rest - r] for the rare heaps r = rare[lo:hi] below rest whose partner
-    # rest - r lies below n0 (side 0), at or above n0 (side 1), or anywhere (side 2).
-    for i in range(lo, hi):
-        r = rare[i]
-        if r >= rest:
-            break
-        b = rest - r
-        if side == 1 and b < n0:
-            break  # rare is increasing: every later partner is below n0 too
-        if (side == 0 and b >= n0) or (unequal and b == r):
+    posbit: int,
+) -> int:
+    # Mark g[r] ^ g[rest - r] for every split rest = n - k and the rare heaps r = rare[lo:hi]
+    # below rest whose partner rest - r lies below n0 (side 0), at or above n0 (side 1), or
+    # anywhere (side 2); returns the class tp of the rare-common values.
+    tp = 1
+    for k in ks:
+        rest = n - k
+        if rest < 2:
             continue
-        row[g[r] ^ g[b]] = 1
+        tp = 1 ^ (posbit & rest)
+        for i in range(lo, hi):
+            r = rare[i]
+            if r >= rest:
+                break
+            b = rest - r
+            if side == 1 and b < n0:
+                break  # rare is increasing: every later partner is below n0 too
+            if (side == 0 and b >= n0) or (unequal and b == r):
+                continue
+            row[g[r] ^ g[b]] = 1
+    return tp
 
 
 @njit(cache=True)
@@ -153,13 +147,7 @@ def _phase_a(
     ``stops[i]``: the first common pair of the split ``ks[i]`` that phase A did not read.
     """
     row[:] = 0
-    tp = 1
-    for k in ks:
-        rest = n - k
-        if rest < 2:
-            continue
-        tp = 1 ^ (posbit & rest)
-        _mark_rare(g, row, rest, rare, 0, nrare, n0, 0, unequal)
+    tp = _sweep(g, row, n, ks, rare, 0, nrare, n0, 0, unequal, posbit)
     c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):
@@ -195,14 +183,8 @@ def _phase_b(
             row[g[0]] = 1
         if d & 2 and n > k:
             row[g[n - k]] = 1
-    tp = 1
-    for k in ks:
-        rest = n - k
-        if rest < 2:
-            continue
-        tp = 1 ^ (posbit & rest)
-        _mark_rare(g, row, rest, rare, 0, nrare0, n0, 1, unequal)
-        _mark_rare(g, row, rest, rare, nrare0, nrare, n0, 2, unequal)
+    tp = _sweep(g, row, n, ks, rare, 0, nrare0, n0, 1, unequal, posbit)
+    _sweep(g, row, n, ks, rare, nrare0, nrare, n0, 2, unequal, posbit)
     c = _least_free(row, parity, tp)
     need = _want_below(row, parity, tp, c)
     for i in range(ks.shape[0]):

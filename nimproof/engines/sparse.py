@@ -63,6 +63,10 @@ COMPACT_FROM = 1 << 22
 BLOCK = 256
 #: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
 BLOCK_RARE = 256
+#: Heaps whose common-pair scans rank the common prefix (:func:`.sparse_kernels.ranked_prefix`).
+RANK_SAMPLE = 256
+#: The first heap from which the common prefix can be ranked.
+RANK_FROM = 4 * sk.COMMON_PREFIX + RANK_SAMPLE
 #: Largest table whose rare list is int32 (heaps below 2^31 - 1); longer tables use int64.
 RARE32_MAX_N = (1 << 31) - 2
 #: Largest heap the sparse engine accepts (2^40: the compact values of larger tables
@@ -216,6 +220,9 @@ class SparseTable:
         self.seen = np.full(2, -1, dtype=np.int64)
         self.parity = np.zeros(1, dtype=np.uint8)
         self.counts = {"sparse": 0, "dense": 0, "masks": 0, "rebuilds": 0}
+        # The one-heap kernel's common prefix, the class it is for and the heap it was ranked at.
+        self.prefix: tuple[np.ndarray, np.ndarray, int] | None = None
+        self.prefix_key: tuple[int, int, int, int] = (0, 0, 0, 0)
         if prefix is not None and len(prefix):
             self._load_prefix(np.asarray(prefix)[:capacity])
 
@@ -338,6 +345,8 @@ class SparseTable:
             start = self.n
             if self.mode == "sparse":
                 end = min(stop, start + SPARSE_CHUNK)
+                if start < RANK_FROM < end:
+                    end = RANK_FROM  # the common prefix is ranked from there on
                 n, self.nrare, reason = self._sparse_step(start, end)
             else:
                 end = min(stop, start + max(64, DENSE_WORK // max(1, start)))
@@ -366,8 +375,28 @@ class SparseTable:
         if self._blocks(start):
             args += [self.hist, self._vmax(), self.dense_share, self.block]
             return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
-        args += [self.seen, self.hist, self._vmax(), self.dense_share]
+        args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
+
+    def _prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The common prefix of the one-heap kernel for the current class (see
+        :func:`.sparse_kernels.ranked_prefix`), ranked again from :data:`RANK_FROM` and
+        whenever the table has doubled."""
+        key = (self.mask, self.posbit, self.cbit)
+        at = self.prefix_key[3]
+        if (
+            self.prefix is None
+            or self.prefix_key[:3] != key
+            or start >= 2 * at
+            or at < RANK_FROM <= start
+        ):
+            rule = (self.digits, self.rule.unequal)
+            cls = (self.parity, self.posbit, self.cbit)
+            self.prefix = sk.ranked_prefix(
+                self.values, start, rule, cls, self.rare, self.nrare, RANK_SAMPLE
+            )
+            self.prefix_key = (*key, max(start, 1))
+        return self.prefix
 
     def _blocks(self, start: int) -> bool:
         """True when the block kernel computes heaps from ``start``.
