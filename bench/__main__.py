@@ -22,7 +22,12 @@ from bench.certificates import run_certificate_benchmark
 from bench.evaluation import run_evaluation_benchmarks
 from bench.frontier import FRONTIER_TABLE, markdown, run_frontier_benchmarks
 from bench.hunt import run_hunt_benchmarks, ws1s_share
-from bench.misere import MAX_ORDER, MAX_POSITIONS, run_misere_benchmarks
+from bench.misere import (
+    MAX_ORDER,
+    MAX_POSITIONS,
+    run_misere_benchmarks,
+    run_misere_value_benchmarks,
+)
 from bench.startup import run_startup_benchmarks
 from bench.trace_claim import CLAIMS, trace
 from bench.verifier import run_verifier_benchmarks
@@ -152,6 +157,31 @@ def misere_table(out: Console, err: Console) -> None:
     )
 
 
+def misere_value_table(out: Console, err: Console) -> None:
+    """Misère nim-values of single heaps of the seeds' codes: time of the table to the engine's limit."""
+    err.print("running the misère nim-value tables to their limits ...", style="dim")
+    table = Table(
+        title="misère nim-values of one heap, exact evaluation of whole positions, to the limit",
+        title_justify="left",
+    )
+    for col in ("game", "limit", "time to limit", "sums stored", "to 40", "to 40, plain"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for r in run_misere_value_benchmarks():
+        table.add_row(
+            r.game,
+            f"heap {r.limit}",
+            _fmt_time(r.seconds),
+            f"{r.positions:,}",
+            _fmt_time(r.seconds_40),
+            _fmt_time(r.plain_seconds_40),
+        )
+    out.print(table)
+    out.print(
+        "limit = last heap before the memo passes its budget; "
+        "to 40, plain = the reference evaluation without the rewriting of sums, same run"
+    )
+
+
 def certificate_table(out: Console, err: Console) -> None:
     """Time to check every certificate of the corpus against the time to find the proofs."""
     err.print("running the certificate benchmark (every certificate of the last verify) ...")
@@ -224,6 +254,7 @@ def main() -> int:
         return 0
     if "--misere" in sys.argv[1:]:
         misere_table(out, err)
+        misere_value_table(out, err)
         return 0
     if "--trace" in sys.argv[1:]:
         trace_table(out, err)
@@ -300,6 +331,7 @@ def main() -> int:
     trace_table(out, err)
     evaluation_table(out, err)
     misere_table(out, err)
+    misere_value_table(out, err)
     err.print("running the start-up benchmarks ...", style="dim")
     starts = run_startup_benchmarks()
     stable = Table(

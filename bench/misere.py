@@ -63,3 +63,53 @@ def run_misere_benchmarks() -> list[MisereRow]:
             MisereRow(game, seconds, peak / 2**20, q.order, q.heaps, q.proved_all, q.stopped, check)
         )
     return rows
+
+
+#: The octal codes of the seeds whose misère nim-values are timed to the engine's limit.
+VALUE_GAMES = ("kayles", "octal:0.07", "octal:0.137")
+
+
+@dataclass(frozen=True)
+class MisereValueRow:
+    game: str
+    limit: int
+    seconds: float
+    positions: int
+    #: Baseline in the same run: the table to heap 40 with and without the rewriting of sums.
+    seconds_40: float
+    plain_seconds_40: float
+
+
+def _plain_table_40(spec: str) -> float:
+    """Heaps 0..40 by the plain reference evaluation (no rewriting), one shared cache."""
+    from nimproof.engines import reference
+    from nimproof.games.registry import parse_spec
+
+    game, cache = parse_spec(f"misere:{spec}"), {}  # type: ignore[var-annotated]
+    t0 = time.perf_counter()
+    for n in range(41):
+        reference.value(game, n, cache)
+    return time.perf_counter() - t0
+
+
+def run_misere_value_benchmarks() -> list[MisereValueRow]:
+    """Misère nim-values of single heaps: the time of each seed code's table to its limit."""
+    from nimproof.engines.heap import MisereHeaps, misere_split_limit
+    from nimproof.games.base import HeapGame
+    from nimproof.games.registry import parse_spec
+
+    rows = []
+    for spec in VALUE_GAMES:
+        base = parse_spec(spec)
+        assert isinstance(base, HeapGame)
+        limit = misere_split_limit(base)
+        ev = MisereHeaps(base)
+        t0 = time.perf_counter()
+        for n in range(41):
+            ev.value((n,))
+        s40 = time.perf_counter() - t0
+        for n in range(41, limit + 1):
+            ev.value((n,))
+        seconds = time.perf_counter() - t0
+        rows.append(MisereValueRow(spec, limit, seconds, len(ev.memo), s40, _plain_table_40(spec)))
+    return rows

@@ -21,7 +21,8 @@ two-way take-and-break, Grundy's game       sparse space: O(n * rare)   2^28 (me
 heaps are not rare)
 three-way splits (hex digits with bit 8)    O(n^2 P)                    500 000
 rule games (vectorised rule + numba mex)    O(n^2) evaluations          50 000
-misère of a splitting game                  positions: partitions of n  40
+misère of a splitting game                  positions: partitions of n  40; Kayles 64,
+(whole positions; 10^6 stored sums)                                     0.07 87, 0.137 86
 other heap games (plain Python)             O(n * options)              5 000
 ==========================================  ==========================  ===============
 
@@ -32,7 +33,7 @@ evaluates the rule about 1.25e9 times; member lists stop at about 4e10 steps.)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import cast
@@ -56,7 +57,6 @@ from nimproof.games.base import (
     SetTakes,
     SplitUnequal,
     TakeAndBreak,
-    canonical_heaps,
     mex,
 )
 
@@ -78,6 +78,17 @@ RULE_MAX_N = 50_000
 MEMBERS_MAX_WORK = 4 * 10**10
 #: Largest heap for misère play of a splitting game (whole positions are evaluated).
 MISERE_SPLIT_MAX_N = 40
+#: Positions the exact misère evaluation of a splitting game may store (memory: about
+#: 250 bytes each) before it stops and names the heap where it stopped.
+MISERE_MAX_POSITIONS = 1_000_000
+#: For the octal codes of the seeds, the last heap whose table (heaps 0, 1, 2, ... in
+#: order) stays within :data:`MISERE_MAX_POSITIONS`; the next heap passes it (measured,
+#: docs/misere.md, "Misère nim-values"). Other codes keep :data:`MISERE_SPLIT_MAX_N`.
+MISERE_SPLIT_LIMITS: dict[tuple[int, ...], int] = {
+    (0, 7, 7): 64,  # Kayles
+    (0, 0, 7): 87,  # Dawson's Kayles
+    (0, 1, 3, 7): 86,  # Dawson's Chess
+}
 #: Largest heap for the generic fallback (plain Python over ``options``).
 GENERIC_MAX_N = 5_000
 #: Largest heap for the PartMoves kernels (numpy, O(n) per heap).
@@ -98,6 +109,8 @@ class HeapPlan:
     limit: int
     run: Callable[[np.ndarray, int, int, Progress | None], None]
     """``run(g, start, n_max, progress)`` fills ``g[start:n_max + 1]``."""
+    #: Why the limit is where it is, when the engine says more than "practical limit".
+    why: str = ""
 
 
 def heap_engine(game: Game) -> str:
@@ -129,7 +142,7 @@ def grundy_table(
     if n_max > plan.limit:
         raise UsageError(
             f"{game.spec}: the {plan.engine} engine handles heaps up to {plan.limit:,}; "
-            f"{n_max:,} is beyond its practical limit"
+            f"{n_max:,} is beyond its practical limit{plan.why}"
         )
     g = np.zeros(n_max + 1, dtype=np.int64)
     start = 0
@@ -156,8 +169,12 @@ def plan_heap(game: Game) -> HeapPlan:
                 "use --heaps H --max-heap B for a multi-heap table"
             )
         if base.splits:
+            limit = misere_split_limit(base)
             return HeapPlan(
-                "misere-joint-positions", MISERE_SPLIT_MAX_N, _misere_split_runner(base)
+                "misere-joint-positions",
+                limit,
+                _misere_split_runner(base),
+                _misere_why(base, limit),
             )
         return _plan_plain(base, terminal_value=1)
     if not isinstance(game, HeapGame):
@@ -557,57 +574,121 @@ def _generic_runner(game: HeapGame) -> Callable[[np.ndarray, int, int, Progress 
 # ---------------------------------------------------------------------------
 
 
+def misere_split_limit(base: Game) -> int:
+    """The largest heap of a misère table of the splitting game ``base`` (normal-play rules).
+
+    The measured limit of :data:`MISERE_SPLIT_LIMITS` for the seeds' codes, else
+    :data:`MISERE_SPLIT_MAX_N`.
+    """
+    digits = getattr(getattr(base, "moves_spec", None), "digits", None)
+    return MISERE_SPLIT_LIMITS.get(tuple(digits) if digits else (), MISERE_SPLIT_MAX_N)
+
+
+def _misere_why(base: Game, limit: int) -> str:
+    digits = getattr(getattr(base, "moves_spec", None), "digits", None)
+    if tuple(digits or ()) in MISERE_SPLIT_LIMITS:
+        return (
+            f" (whole positions are evaluated exactly; heap {limit + 1} passes the budget of "
+            f"{MISERE_MAX_POSITIONS:,} stored sums, and no quotient route found decides every value "
+            'beyond it: docs/misere.md, "Misère nim-values")'
+        )
+    return ' (whole positions are evaluated exactly; docs/misere.md, "Misère nim-values")'
+
+
+class MisereBudget(UsageError):
+    """The exact misère evaluation of a splitting game passed its position budget."""
+
+    def __init__(self, spec: str, heap: int, budget: int) -> None:
+        self.heap, self.budget = heap, budget
+        super().__init__(
+            f"{spec}: the exact misère evaluation of whole positions passed {budget:,} "
+            f"positions at heap {heap} (misère nim-values are exact only below it)"
+        )
+
+
 class MisereHeaps:
     """Misère nim-values of sums of heaps of a splitting game, evaluated as whole positions.
 
-    A position is a multiset of heaps. Heaps with no move at all ("dead"
-    heaps, such as 0, or 1 and 2 in Grundy's game) never take part in play,
-    so dropping them leaves the same game graph: positions are kept as sorted
-    tuples of live heaps. Values are memoised across calls. The number of
-    positions below a heap of ``n`` grows like the partitions of ``n``, hence
-    the small limit.
+    A position is a multiset of heaps, kept in a reduced form that is the *same
+    game* in misère play, so its value is the same (docs/misere.md, "Exact
+    evaluation of whole positions"):
+
+    * heaps with no move ("dead" heaps, such as 0) are dropped;
+    * a heap whose options, reduced, are the same set as an earlier heap's is
+      replaced by that heap (equal option sets make equal games);
+    * heaps equal to ``*1`` (their only options are dead) cancel in pairs
+      (``*1 + *1 = 0`` in misère play).
+
+    Values are memoised across calls. The positions below a heap of ``n`` grow
+    like the partitions of ``n``; at most ``max_positions`` are stored, and
+    passing that budget raises :class:`MisereBudget` naming the heap.
     """
 
-    def __init__(self, base: HeapGame) -> None:
+    def __init__(self, base: HeapGame, max_positions: int = MISERE_MAX_POSITIONS) -> None:
         self.base = base
-        self.memo: dict[tuple[int, ...], int] = {}
-        self._options: list[list[tuple[int, ...]]] = []
+        self.max_positions = max_positions
+        self.memo: dict[tuple[int, ...], int] = {(): 1}
+        self._options: list[list[tuple[int, ...]]] = [[]]
+        self._rep: list[int] = [0]
+        self._one = 0  # the first heap equal to *1 (0: none yet)
+        self._sets: dict[frozenset[tuple[int, ...]], int] = {}
 
-    def _opts(self, n: int) -> list[tuple[int, ...]]:
-        while len(self._options) <= n:
-            k = len(self._options)
-            self._options.append(list({tuple(sorted(p)) for p in self.base.options(k)}))
-        return self._options[n]
+    def _grow(self, n: int) -> None:
+        while len(self._rep) <= n:
+            h = len(self._rep)
+            opts = sorted({self._reduce(p) for p in self.base.options(h)})
+            key = frozenset(opts)
+            if not opts:
+                self._rep.append(0)
+            elif key in self._sets:
+                self._rep.append(self._sets[key])
+            else:
+                self._sets[key] = h
+                self._rep.append(h)
+                if opts == [()]:
+                    self._one = h
+            self._options.append(opts if self._rep[h] == h else [])
 
-    def _live(self, heaps: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(sorted(h for h in heaps if h > 0 and self._opts(h)))
+    def _reduce(self, heaps: Sequence[int]) -> tuple[int, ...]:
+        """The reduced form of a sum of heaps whose representatives are known."""
+        rep, one = self._rep, self._one
+        out = sorted(rep[h] for h in heaps if rep[h])
+        if one and out.count(one) > 1:
+            k = out.count(one)
+            out = [h for h in out if h != one] + [one] * (k % 2)
+            out.sort()
+        return tuple(out)
 
     def value(self, heaps: tuple[int, ...]) -> int:
         """Misère nim-value of the sum of ``heaps`` (1 when no move is possible)."""
-        start = self._live(heaps)
+        self._grow(max(heaps, default=0))
+        start = self._reduce(heaps)
         stack = [start]
-        memo = self.memo
+        memo, options, reduce = self.memo, self._options, self._reduce
         while stack:
             pos = stack[-1]
             if pos in memo:
                 stack.pop()
                 continue
-            children: list[tuple[int, ...]] = []
+            values: set[int] = set()
             missing = False
             for i, h in enumerate(pos):
                 if i > 0 and pos[i - 1] == h:
                     continue  # equal heaps give the same options
                 rest = pos[:i] + pos[i + 1 :]
-                for parts in self._opts(h):
-                    child = self._live(rest + parts)
-                    children.append(child)
-                    if child not in memo:
+                for parts in options[h]:
+                    got = memo.get(child := reduce(rest + parts))
+                    if got is None:
                         missing = True
                         stack.append(child)
+                    else:
+                        values.add(got)
             if missing:
                 continue
-            memo[pos] = mex({memo[c] for c in children}) if children else 1
+            memo[pos] = mex(values)
             stack.pop()
+            if len(memo) > self.max_positions:
+                raise MisereBudget(self.base.spec, max(heaps, default=0), self.max_positions)
         return memo[start]
 
 
@@ -615,7 +696,7 @@ def _misere_split_runner(base: HeapGame) -> Callable[[np.ndarray, int, int, Prog
     def run(g: np.ndarray, start: int, n_max: int, progress: Progress | None) -> None:
         evaluator = MisereHeaps(base)
         for n in range(start, n_max + 1):
-            g[n] = evaluator.value(canonical_heaps((n,)))
+            g[n] = evaluator.value((n,))
             if progress is not None:
                 progress(n + 1, n_max + 1)
 

@@ -24,7 +24,7 @@ from math import prod
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.engines.heap import MISERE_SPLIT_MAX_N, MisereHeaps
+from nimproof.engines.heap import MisereHeaps, misere_split_limit
 from nimproof.engines.move import Move
 from nimproof.engines.multi import MAX_CELLS, MAX_MOVES, box_table, moore_masks
 from nimproof.engines.multi_kernels import moore_sieve, staircase_values
@@ -229,10 +229,11 @@ class _Evaluator:
         live = tuple(h for h in heaps if h > 0)
         if len(live) <= 1:
             return int(heap_values(self.game, max(live, default=0))[max(live, default=0)])
-        if sum(live) > MISERE_SPLIT_MAX_N:
+        limit = misere_split_limit(base)
+        if sum(live) > limit:
             raise UsageError(
                 f"{self.game.spec}: misère positions are evaluated as a whole; "
-                f"heaps totalling {sum(live)} exceed the limit of {MISERE_SPLIT_MAX_N}"
+                f"heaps totalling {sum(live)} exceed the limit of {limit}"
             )
         return _misere_evaluator(base).value(live)
 

@@ -2,9 +2,9 @@
 
 The misère nim-value ``g(X)`` of a position (1 when ``X`` has no move, else
 the mex of its options' values; CGSuite's ``MisereNimValue``) is not additive,
-so a heap's value needs the values of sums of smaller heaps, and a plain
-evaluation is limited by the number of such sums (``MISERE_SPLIT_MAX_N`` in
-:mod:`nimproof.engines.heap`). This module uses instead:
+so a heap's value needs the values of sums of smaller heaps, and the exact
+evaluation of whole positions is limited by the number of such sums
+(:func:`nimproof.engines.heap.misere_split_limit`). This module uses instead:
 
 **Lemma** (docs/misere.md, "Misère nim-values from a quotient"). For every
 impartial game ``X`` and every ``k >= 0``, ``X + *k`` is a misère P-position
@@ -17,7 +17,11 @@ same construction as :func:`nimproof.misere.quotient.misere_quotient` (nim
 heaps first, then the game's heaps), each partial quotient proved for every
 sum; when the game heaps' map is periodic over the window of the periodicity
 theorem, it holds for every heap, and so does the value. A heap whose value is
-above ``K`` is reported as such, never guessed.
+above ``K`` is reported as such, never guessed (the lemma then proves
+``g >= K + 1``). For Kayles, ``K = 3`` already gives a quotient proved for every
+heap (heaps 1, 2, 3 are the games ``*1``, ``*2``, ``*3``), so every value up to 3
+is decided at every heap; docs/misere.md, "Misère nim-values", says where each
+seed's code stops.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from nimproof.engines import reference
-from nimproof.engines.heap import MISERE_SPLIT_MAX_N
+from nimproof.engines.heap import misere_split_limit
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
 from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
@@ -98,7 +98,7 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     check = lambda: deadline.check(ctx.deadline, "re-checking")  # noqa: E731
     if game.misere:
         if base.splits:
-            return None if n > MISERE_SPLIT_MAX_N else reference.value(game, n, check=check)
+            return None if n > misere_split_limit(base) else reference.value(game, n, check=check)
         return reference.misere_heap_table(base, n, check=check)[n]
     return reference_heap_value(base, n, ctx.deadline)
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from nimproof.engines import grundy_table, heap_engine, heap_targets_csr, reference
 from nimproof.engines import heap as heap_engine_module
 from nimproof.engines.heap import (
+    MISERE_SPLIT_LIMITS,
     MISERE_SPLIT_MAX_N,
     QUADRATIC_MAX_N,
     RULE_MAX_N,
@@ -262,7 +263,8 @@ def test_progress_reports_end_at_the_total(spec: str) -> None:
         ("octal:0.8", QUADRATIC_MAX_N + 1),
         ("kayles", SPARSE_MAX_N + 1),
         ("rule:m < n", RULE_MAX_N + 1),
-        ("misere:kayles", MISERE_SPLIT_MAX_N + 1),
+        ("misere:kayles", MISERE_SPLIT_LIMITS[(0, 7, 7)] + 1),
+        ("misere:grundys-game", MISERE_SPLIT_MAX_N + 1),
         ("nim", 10**12),
     ],
 )

@@ -131,7 +131,7 @@ def test_p_position_has_no_winning_move() -> None:
         ("nim", (2.5,)),
         ("sum:nim+kayles", (1, 2, 3)),
         ("moore:2", ()),
-        ("misere:kayles", (30, 30)),
+        ("misere:kayles", (40, 40)),
         ("moore:2", (400, 400, 400)),
     ],
 )

@@ -7,7 +7,7 @@ import pytest
 from nimproof.engines.heap import MisereHeaps
 from nimproof.errors import UsageError
 from nimproof.games.registry import parse_spec
-from nimproof.misere.values import misere_values
+from nimproof.misere.values import MisereValues, misere_values
 
 
 def _plain(spec: str, n_max: int) -> list[int]:
@@ -51,3 +51,29 @@ def test_kayles_stops_where_the_joined_quotient_passes_its_budget() -> None:
 def test_absurd_nim_heap_counts_are_refused(bad: int) -> None:
     with pytest.raises(UsageError):
         misere_values("kayles", bad)
+
+
+def test_kayles_values_up_to_3_are_decided_for_every_heap_and_agree_with_the_exact_evaluation() -> (
+    None
+):
+    v = misere_values("kayles", 3)
+    assert v.proved_all and v.monoid.order == 40
+    plain = _plain("kayles", 45)
+    for n, exact in enumerate(plain):
+        if exact <= 3:
+            assert v.value(n) == exact, n
+        else:  # the lemma proves g >= 4: no *k with k <= 3 makes a P-position
+            with pytest.raises(UsageError, match="above 3"):
+                v.value(n)
+    # Far heaps: decided or not as their residue is (the period is proved for every heap).
+    assert v.period is not None
+    n0, p = v.period
+    for n in (10_000, 10**9 + 7):
+        assert _decided(v, n) == _decided(v, n0 + (n - n0) % p)
+
+
+def _decided(v: MisereValues, n: int) -> int | None:
+    try:
+        return v.value(n)
+    except UsageError:
+        return None

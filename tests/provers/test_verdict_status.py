@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from nimproof.engines import grundy_table
-from nimproof.engines.heap import MISERE_SPLIT_MAX_N, plan_heap
+from nimproof.engines.heap import misere_split_limit, plan_heap
 from nimproof.errors import UsageError
 from nimproof.games import parse_spec
 from nimproof.provers import prepare, verify_claim
@@ -143,8 +143,9 @@ def test_the_misere_take_and_break_limit_is_stated_as_the_engine_has_it() -> Non
     c = claim("grundy", "misere:kayles", "n % 3", {"exhaustive": {"max_n": 1000}})
     v = verify_claim(c, timeout=60, only_named=True)
     (row,) = v.methods
-    assert f"up to n = {MISERE_SPLIT_MAX_N} " in row.detail, row
     game = parse_spec("misere:kayles")
-    assert plan_heap(game).limit == MISERE_SPLIT_MAX_N
+    limit = misere_split_limit(game.normal)
+    assert f"up to n = {limit} " in row.detail, row
+    assert plan_heap(game).limit == limit
     with pytest.raises(UsageError, match="beyond its practical limit"):
-        grundy_table(game, MISERE_SPLIT_MAX_N + 1)
+        grundy_table(game, limit + 1)

@@ -18,7 +18,7 @@ import numpy as np
 
 from nimproof import tables
 from nimproof.engines import reference
-from nimproof.engines.heap import MISERE_SPLIT_MAX_N
+from nimproof.engines.heap import misere_split_limit
 from nimproof.errors import UsageError
 from nimproof.expr import evaluate_array
 from nimproof.games import (
@@ -172,10 +172,10 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
     limit = bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
     if _quadratic(base.moves_spec) and limit > 200_000:
         raise TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
-    if ctx.misere and base.splits and limit > MISERE_SPLIT_MAX_N:
+    if ctx.misere and base.splits and limit > misere_split_limit(base):
         raise TooLarge(
-            f"misère take-and-break heaps are checked exhaustively up to n = {MISERE_SPLIT_MAX_N} "
-            f"(the misère engine's limit), not to the {limit} asked for"
+            f"misère take-and-break heaps are checked exhaustively up to "
+            f"n = {misere_split_limit(base)} (the misère engine's limit), not to the {limit} asked for"
         )
     return limit
 
