@@ -28,6 +28,7 @@ from bench.misere import (
     run_misere_benchmarks,
     run_misere_value_benchmarks,
 )
+from bench.officers import markdown as officers_markdown
 from bench.startup import run_startup_benchmarks
 from bench.trace_claim import CLAIMS, trace
 from bench.verifier import run_verifier_benchmarks
@@ -354,6 +355,8 @@ def main() -> int:
     out.print(frontier, markup=False)
     FRONTIER_TABLE.write_text(frontier, encoding="utf-8")
     out.print(f"(also written to {FRONTIER_TABLE})")
+    err.print("running the Officers benchmark (1 and 2 threads, fresh processes) ...", style="dim")
+    out.print("Officers (0.6), values per second:\n" + officers_markdown(), markup=False)
     automata_table(out, err, full)
     certificate_table(out, err)
     unproved = [row.name for row in rows if row.status != "proved"]

@@ -66,20 +66,28 @@ def run(n: int, threads: int, first: int = 1 << 18) -> dict[str, float]:
     return result
 
 
+def markdown(heaps: int = 1 << 20) -> str:
+    """One markdown row per thread count (1 and 2), each measured in a fresh process."""
+    lines = [
+        "| threads | heaps | values/s (wall) | values/s (CPU) | rare heaps "
+        "| pairs a heap, increasing | pairs a heap, ranked | load |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for threads in (1, 2):
+        r = run(heaps, threads)
+        lines.append(
+            f"| {threads} | {heaps:,} | {r['wall']:,.0f} | {r['cpu']:,.0f} | {r['rare']:,} "
+            f"| {r['plain']:,.0f} | {r['ranked']:,.0f} | {r['load']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> int:
-    """Print one markdown row per thread count."""
+    """Print the Officers rows (``--heaps``, default 2^20)."""
     parser = argparse.ArgumentParser(prog="python -m bench.officers")
     parser.add_argument("--heaps", type=int, default=1 << 20)
     args = parser.parse_args()
-    print("| threads | heaps | values/s (wall) | values/s (CPU) | rare heaps |", end="")
-    print(" pairs a heap, increasing | pairs a heap, ranked | load |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for threads in (1, 2):
-        r = run(args.heaps, threads)
-        print(
-            f"| {threads} | {args.heaps:,} | {r['wall']:,.0f} | {r['cpu']:,.0f} | {r['rare']:,} "
-            f"| {r['plain']:,.0f} | {r['ranked']:,.0f} | {r['load']:.1f} |"
-        )
+    print(markdown(args.heaps))
     return 0
 
 
