@@ -263,3 +263,35 @@ def test_recalibration_grows_dawsons_kayles_past_heap_25() -> None:
     q = misere_quotient("dawsons-kayles", 26)
     assert q.heaps == 26 and q.orders[24] == 24 and q.orders[25] == 144
     assert misere_check(q, 3, 40)[1] == []
+
+
+def test_the_theorem_window_depends_on_how_many_heaps_a_move_leaves() -> None:
+    from nimproof.misere.quotient import TheoremWindow, theorem_digits
+
+    # Octal codes keep Plambeck and Siegel's window 2 n0 + 2 p + t - 1.
+    assert theorem_digits((0, 7, 7)) == TheoremWindow(2, 2, True)
+    assert TheoremWindow(2, 2, True).last_heap(71, 12) == 2 * 71 + 2 * 12 + 2 - 1
+    # A hexadecimal digit (three heaps) or a digit before the point takes the longer one.
+    assert theorem_digits((0, 11, 1)) == TheoremWindow(2, 3, False)
+    assert TheoremWindow(2, 3, False).last_heap(11, 2) == 3 * 11 + 3 * 2 + 2 - 1
+    assert theorem_digits((4, 3)) == TheoremWindow(1, 2, False)
+    assert TheoremWindow(1, 2, False).last_heap(0, 2) == 2 * 1 + 2 * 2 + 1 - 1
+    assert theorem_digits((1, 7)) is None and theorem_digits(None) is None
+
+
+def test_a_hexadecimal_quotient_is_proved_only_once_the_longer_window_is_seen() -> None:
+    q = misere_quotient("octal:0.b1", 200)
+    assert q.proved_all and q.period == (11, 2) and q.window == 40
+    # The octal window (2 * 11 + 2 * 2 + 2 - 1 = 27) is not enough for a code leaving three heaps.
+    short = misere_quotient("octal:0.b1", 39)
+    assert short.period == (11, 2) and not short.proved_all
+    with pytest.raises(UsageError):
+        short.element(40)
+
+
+def test_heaps_beyond_the_longer_window_follow_the_period_by_brute_force() -> None:
+    """4.33 (window heap 11): sums of three heaps up to total 30, heaps past 11 read through the period."""
+    q = _quotient("octal:4.33", 200)
+    assert q.proved_all and q.window == 11
+    count, bad = misere_check(q, 3, 30)
+    assert count > 1000 and bad == []
