@@ -11,7 +11,11 @@ none before the point) whose last non-zero digit has index ``t``, if the
 partial quotient of the heaps ``<= N`` with ``N = 2 n0 + 2 p + t - 1`` maps
 heap ``n + p`` to the same element as heap ``n`` for every
 ``n0 <= n <= N - p``, then it is the quotient of the whole game, and the
-heap map has that period from ``n0`` on, for every heap.
+heap map has that period from ``n0`` on, for every heap. For other
+take-and-break codes (a move may leave three heaps, or split a heap without
+removing tokens) the same holds with the longer window
+``N = k max(n0, 1) + k p + t - 1``, ``k`` the most heaps a move leaves
+(:class:`TheoremWindow`; proved in docs/misere.md).
 """
 
 from __future__ import annotations
@@ -148,22 +152,54 @@ def word_text(exponents: Sequence[int]) -> str:
     return "".join(parts) or "1"
 
 
-def theorem_digits(digits: Sequence[int] | None) -> int | None:
-    """``t`` (index of the last non-zero digit) when the periodicity theorem applies, else ``None``.
+@dataclass(frozen=True)
+class TheoremWindow:
+    """How far the periodicity theorem for quotients must see, for one take-and-break code.
 
-    It applies to octal codes: every digit below 8 and none before the point.
+    ``t`` is the index of the last non-zero digit, ``parts`` the most heaps a
+    move leaves, ``octal`` whether every digit is below 8 with none before the
+    point (the sharper window of Plambeck and Siegel). docs/misere.md states
+    both windows with their proofs.
     """
-    if not digits or digits[0] != 0 or any(d > 7 for d in digits):
+
+    t: int
+    parts: int
+    octal: bool
+
+    def last_heap(self, n0: int, p: int) -> int:
+        """The theorem's last heap for a period ``p`` from heap ``n0``.
+
+        Octal: ``2 n0 + 2 p + t - 1``. Otherwise (a move leaves up to ``k =
+        parts`` heaps, or splits without removing): ``k max(n0, 1) + k p + t - 1``.
+        """
+        if self.octal:
+            return 2 * n0 + 2 * p + self.t - 1
+        k = self.parts
+        return k * max(n0, 1) + k * p + self.t - 1
+
+
+def theorem_digits(digits: Sequence[int] | None) -> TheoremWindow | None:
+    """The periodicity theorem's window for a take-and-break code, ``None`` for other rules.
+
+    Digits are 4-bit (bit ``2^j``: the move may leave ``j`` non-empty heaps);
+    the digit before the point may use only the splitting bits 4 and 8.
+    """
+    if not digits or digits[0] & 0b0011 or any(d > 15 or d < 0 for d in digits):
         return None
-    return max(k for k, d in enumerate(digits) if d)
+    parts = max((j for d in digits for j in range(4) if d >> j & 1), default=0)
+    octal = digits[0] == 0 and all(d < 8 for d in digits)
+    t = max(k for k, d in enumerate(digits) if d)
+    return TheoremWindow(t, max(parts, 1), octal)
 
 
-def find_period(phi: Sequence[int], t: int | None) -> tuple[tuple[int, int] | None, int | None]:
+def find_period(
+    phi: Sequence[int], rule: TheoremWindow | None
+) -> tuple[tuple[int, int] | None, int | None]:
     """The period ``(n0, p)`` of the heap map with the least ``n0 + p`` (then least ``p``).
 
     Only a period seen at least twice over is returned. The second value is the
-    theorem's last heap ``2 n0 + 2 p + t - 1`` when ``phi`` reaches it (then the
-    period is proved), else ``None``.
+    theorem's last heap (:meth:`TheoremWindow.last_heap`) when ``phi`` reaches
+    it (then the period is proved), else ``None``.
     """
     n = len(phi) - 1
     for total in range(2, n + 1):
@@ -172,13 +208,13 @@ def find_period(phi: Sequence[int], t: int | None) -> tuple[tuple[int, int] | No
             if n - n0 + 1 < 2 * p:
                 continue
             if all(phi[k + p] == phi[k] for k in range(n0, n - p + 1)):
-                end = 2 * n0 + 2 * p + t - 1 if t is not None else None
+                end = rule.last_heap(n0, p) if rule is not None else None
                 return (n0, p), (end if end is not None and n >= end else None)
     return None, None
 
 
-def heap_rules(spec: str, max_heap: int) -> tuple[Callable[[int], Any], int | None]:
-    """The one-heap options of ``spec`` and the periodicity theorem's ``t`` (``None``: no theorem).
+def heap_rules(spec: str, max_heap: int) -> tuple[Callable[[int], Any], TheoremWindow | None]:
+    """The one-heap options of ``spec`` and the periodicity theorem's window (``None``: no theorem).
 
     Refuses (:class:`UsageError`) a heap bound outside ``1..MAX_HEAP`` and a
     game without one-heap rules.

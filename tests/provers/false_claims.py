@@ -278,6 +278,8 @@ MULTI_FALSE += [
         None,
         ("exhaustive", "misere_quotient"),
     ),
+    # A hexadecimal code (moves may leave three heaps), proved by the longer window.
+    ("misere:octal:0.b1", "h[0] % 2 == h[1] % 2", 2, None, ("exhaustive", "misere_quotient")),
 ]
 
 #: (game, order, P-portion size, heap-map period, its preperiod): wrong figures of misère
@@ -289,6 +291,9 @@ QUOTIENT_WRONG: list[tuple[str, int, int | None, int | None, int | None]] = [
     ("misere:octal:0.75", 8, 2, 3, 8),
     ("misere:kayles", 36, None, None, None),
     ("misere:kayles", 40, None, 12, 70),
+    # 0.b1 (hexadecimal; order 16, P-portion 4, period 2 from heap 11, proved by the longer window).
+    ("misere:octal:0.b1", 14, None, None, None),
+    ("misere:octal:0.b1", 16, 4, 2, 10),
 ]
 
 IDENTITIES_FALSE = [
