@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         print("differs:", d)
     if args.write:
         head = (
-            f"# nimproof atlas --family octal-4digit --max-n {bound - 1}: one line per code "
+            f"# {len(rows)} of {len(order)} codes of nimproof atlas --family octal-4digit "
+            f"--max-n {bound - 1}, one line per code "
             "(proved: period proved for all heaps; periodic: a period through the table, not "
             "proved; unsolved: none found).\n# `published`: the row against "
             "tests/data/published_octal_periods.csv (agree, out of reach, differs; blank: no "
