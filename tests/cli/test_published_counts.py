@@ -76,3 +76,22 @@ def test_value_counts_leave_out_heap_0() -> None:
     hist = np.array([[3, 0, 2], [0, 4, 0]])  # heaps 0, 2, 4 have 0, 0, 2; odd heaps 1
     assert value_counts(hist) == "0:2 1:4 2:2"
     assert parse_counts("0:2 1:4 2:2") == {0: 2, 1: 4, 2: 2}
+
+
+def test_the_long_run_command_compares_each_doubling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench import published
+
+    folder = tmp_path / "t"
+    assert (
+        published.main(
+            ["--code", "0.167", "--depth", "13", "--start", "11", "--folder", str(folder)]
+        )
+        == 0
+    )
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("2^")]
+    assert [x.split(" | ")[0] for x in lines] == ["2^11", "2^12", "2^13"]
+    assert all(x.endswith("| agree") for x in lines)
+    assert published.compare({1: 2}, {1: 3}) == "differ at value 1: 2 against 3"
+    assert published.compare({1: 2}, None) == "not published"
