@@ -58,6 +58,7 @@ COLUMNS = (
     "rare_by_position",
     "num_rare",
     "last_rare",
+    "value_counts",
     "period",
     "preperiod",
     "proved",
@@ -99,12 +100,15 @@ def campaign_game(
     seconds: float | None = None,
     folder: str | None = None,
     stretch: int | None = None,
+    period: bool = True,
 ) -> list[dict[str, Any]]:
     """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module).
 
     With ``folder`` the table lives in ``folder/<game>/`` (a memory-mapped file
     checkpointed every ``stretch`` heaps, and the rows so far): a call after a kill
     goes on from the last checkpoint. Without it the table is held in memory.
+    ``period=False`` leaves out the period search (its columns stay empty), and
+    with it the 2 bytes a heap it needs: only the figures are recorded.
     """
     # lazy: start-up time (numba)
     from nimproof.engines.mapped import STRETCH, MappedTable
@@ -122,7 +126,7 @@ def campaign_game(
         table: SparseTable = SparseTable(rule, capacity)
     else:
         # The values are in the file; the period check holds 4 bytes per heap of half the table.
-        check_memory(spec, 2 * capacity + (64 << 20), 1 << depth)
+        check_memory(spec, (2 * capacity if period else 0) + (64 << 20), 1 << depth)
         rows = _kept_rows(where, depth)
         table = MappedTable(rule, capacity, where / "values.bin")
     t0 = time.monotonic() - (rows[-1]["seconds"] if rows else 0.0)
@@ -136,19 +140,21 @@ def campaign_game(
             table.run(count, stretch or STRETCH)
         else:
             table.extend(count)
-        rows.append(_row(game, spec, k, table, t0))
+        rows.append(_row(game, spec, k, table, t0, period))
         if where is not None:
             _save_rows(where, depth, rows)
     return rows
 
 
-def _row(game: HeapGame, spec: str, k: int, table: Any, t0: float) -> dict[str, Any]:
+def _row(
+    game: HeapGame, spec: str, k: int, table: Any, t0: float, period: bool = True
+) -> dict[str, Any]:
     """The campaign row of ``table`` at ``2^k`` heaps (figures and the period check)."""
     from nimproof.engines.sparse import period_check  # lazy: start-up time (numba)
 
     count = (1 << k) + 1
     stats = table.stats()
-    found = period_check(game, table.values, count)
+    found = period_check(game, table.values, count) if period else None
     heap0_rare = stats["rare_parity"] == 0  # g(0) = 0: rare exactly when cbit is 0
     row = {
         "code": spec,
@@ -160,6 +166,7 @@ def _row(game: HeapGame, spec: str, k: int, table: Any, t0: float) -> dict[str, 
         "rare_by_position": stats["rare_by_position"],
         "num_rare": stats["rare_heaps"] + int(heap0_rare),
         "last_rare": stats["last_rare"],
+        "value_counts": value_counts(table.hist),
         "period": None if found is None else found.period,
         "preperiod": None if found is None else found.preperiod,
         "proved": bool(found is not None and found.proved),
@@ -171,6 +178,27 @@ def _row(game: HeapGame, spec: str, k: int, table: Any, t0: float) -> dict[str, 
     if row["proved"]:
         row["command"] = f"nimproof period {spec} --max-n {count - 1}"
     return row
+
+
+def value_counts(hist: Any) -> str:
+    """``"value:count"`` for every value of heaps ``1..n`` (heap 0, value 0, is left out).
+
+    ``hist`` is the engine's histogram by heap parity (``hist[0]`` even heaps,
+    ``hist[1]`` odd ones); the text is the form of published value counts
+    (Rogalski's solver counts heaps 1..N), smallest value first.
+    """
+    total = hist[0] + hist[1]
+    total[0] -= 1  # heap 0
+    return " ".join(f"{v}:{int(c)}" for v, c in enumerate(total) if c)
+
+
+def parse_counts(text: str) -> dict[int, int]:
+    """The counts of a ``"value:count ..."`` text (:func:`value_counts`) as a dict."""
+    out = {}
+    for item in text.split():
+        value, count = item.split(":")
+        out[int(value)] = int(count)
+    return out
 
 
 def elapsed(t0: float) -> float:
