@@ -189,7 +189,8 @@ def _on_dask(
             n_workers=n,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            # Any free port: the default (8787) may be another cluster's on this machine.
+            dashboard_address="127.0.0.1:0",
             silence_logs=40,
         ) as cluster,
         Client(cluster) as client,
