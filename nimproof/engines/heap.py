@@ -580,13 +580,16 @@ def misere_split_limit(base: Game) -> int:
     The measured limit of :data:`MISERE_SPLIT_LIMITS` for the seeds' codes, else
     :data:`MISERE_SPLIT_MAX_N`.
     """
-    digits = getattr(getattr(base, "moves_spec", None), "digits", None)
-    return MISERE_SPLIT_LIMITS.get(tuple(digits) if digits else (), MISERE_SPLIT_MAX_N)
+    return MISERE_SPLIT_LIMITS.get(_code_digits(base), MISERE_SPLIT_MAX_N)
+
+
+def _code_digits(base: Game) -> tuple[int, ...]:
+    """The digits of ``base``'s take-and-break code (empty for other rules)."""
+    return tuple(getattr(getattr(base, "moves_spec", None), "digits", None) or ())
 
 
 def _misere_why(base: Game, limit: int) -> str:
-    digits = getattr(getattr(base, "moves_spec", None), "digits", None)
-    if tuple(digits or ()) in MISERE_SPLIT_LIMITS:
+    if _code_digits(base) in MISERE_SPLIT_LIMITS:
         return (
             f" (whole positions are evaluated exactly; heap {limit + 1} passes the budget of "
             f"{MISERE_MAX_POSITIONS:,} stored sums, and no quotient route found decides every value "
@@ -653,10 +656,9 @@ class MisereHeaps:
         """The reduced form of a sum of heaps whose representatives are known."""
         rep, one = self._rep, self._one
         out = sorted(rep[h] for h in heaps if rep[h])
-        if one and out.count(one) > 1:
-            k = out.count(one)
-            out = [h for h in out if h != one] + [one] * (k % 2)
-            out.sort()
+        k = out.count(one) if one else 0
+        if k > 1:
+            out = sorted([h for h in out if h != one] + [one] * (k % 2))
         return tuple(out)
 
     def value(self, heaps: tuple[int, ...]) -> int:

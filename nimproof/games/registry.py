@@ -61,14 +61,20 @@ def family(
     """Register ``parse`` as the parser of family ``name`` (a decorator)."""
 
     def register(parse: Parser) -> Parser:
-        if name in FAMILIES or name in _ALIASES:
-            raise ValueError(f"family {name!r} registered twice")
-        FAMILIES[name] = Family(FamilyInfo(name, summary, example, multi_heap), parse, aliases)
-        for alias in aliases:
-            _ALIASES[alias] = name
+        _register(Family(FamilyInfo(name, summary, example, multi_heap), parse, aliases))
         return parse
 
     return register
+
+
+def _register(fam: Family) -> None:
+    """Enter ``fam`` and its aliases in the registry (refusing a name taken twice)."""
+    name = fam.info.name
+    if name in FAMILIES or name in _ALIASES:
+        raise ValueError(f"family {name!r} registered twice")
+    FAMILIES[name] = fam
+    for alias in fam.aliases:
+        _ALIASES[alias] = name
 
 
 def of_games(
@@ -89,8 +95,8 @@ def of_games(
         def refuse(args: str | None) -> Game:
             raise SpecError(f"family {name!r} is parsed by the registry")
 
-        family(name, summary, example, aliases=aliases, multi_heap=multi_heap)(refuse)
-        FAMILIES[name] = Family(FAMILIES[name].info, refuse, aliases, split, parse, what)
+        info = FamilyInfo(name, summary, example, multi_heap)
+        _register(Family(info, refuse, aliases, split, parse, what))
         return parse
 
     return register

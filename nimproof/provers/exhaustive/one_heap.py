@@ -172,10 +172,11 @@ def _limit(ctx: ClaimContext, options: Mapping[str, Any]) -> int:
     limit = bound(options, ("max_n", "max_heap"), 1000, 10_000_000)
     if _quadratic(base.moves_spec) and limit > 200_000:
         raise TooLarge("quadratic move sets are checked exhaustively up to n = 200000")
-    if ctx.misere and base.splits and limit > misere_split_limit(base):
+    engine_limit = misere_split_limit(base) if ctx.misere and base.splits else limit
+    if limit > engine_limit:
         raise TooLarge(
             f"misère take-and-break heaps are checked exhaustively up to "
-            f"n = {misere_split_limit(base)} (the misère engine's limit), not to the {limit} asked for"
+            f"n = {engine_limit} (the misère engine's limit), not to the {limit} asked for"
         )
     return limit
 
