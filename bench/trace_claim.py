@@ -100,6 +100,12 @@ class Trace:
     provers: int = 0
     #: (module left, module returned to) -> how often, for ``returns``.
     pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: module -> how often control entered it from another module (or from outside).
+    entries: Counter[str] = field(default_factory=Counter)
+    #: (caller module.function, callee module.function) -> how many of those entries.
+    sites: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: the function of each frame on ``stack`` ("" outside the package).
+    funcs: list[str] = field(default_factory=list)
     _seq: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
 
     def profile(self, frame: FrameType, event: str, arg: Any) -> None:
@@ -112,11 +118,26 @@ class Trace:
                 self.modules.append(module)
             if module and caller and module != caller and module in self.stack:
                 self.edges[(caller, module)] += 1
+            self._enter(module, frame.f_code.co_name)
             self.stack.append(module)
         elif self.stack:
             self.stack.pop()
+            self.funcs.pop()
         self.returns += self._step("all", _logic)
         self.provers += self._step("provers", lambda m: _logic(m) and m.startswith(_DEEP))
+
+    def _enter(self, module: str, function: str) -> None:
+        """Count an entry when control passes into ``module`` from another logic module (or
+        from outside the package), and push ``function`` beside the module."""
+        self.funcs.append(f"{module}.{function}" if module else "")
+        if not _logic(module):
+            return
+        i = next((i for i in range(len(self.stack) - 1, -1, -1) if _logic(self.stack[i])), -1)
+        caller = self.stack[i] if i >= 0 else ""
+        if caller == module:
+            return
+        self.entries[module] += 1
+        self.sites[(self.funcs[i] if i >= 0 else "(outside)", self.funcs[-1])] += 1
 
     def _step(self, key: str, keep: Any) -> int:
         """1 when the innermost kept module changed to one left before (the sequence ``key``)."""
@@ -132,6 +153,7 @@ class Trace:
         return int(now in left)
 
     def summary(self) -> dict[str, Any]:
+        again = {m: n for m, n in self.entries.most_common() if n > 1}
         return {
             "modules": len(self.modules),
             "returns": self.returns,
@@ -140,6 +162,14 @@ class Trace:
             "edges": len(self.edges),
             "upward": sorted(f"{a} -> {b}" for a, b in self.edges),
             "returns_by_pair": {f"{a} -> {b}": n for (a, b), n in self.pairs.most_common(_SHOWN)},
+            "entered_more_than_once": len(again),
+            "max_entries": max(self.entries.values(), default=0),
+            "entries": dict(again),
+            "entry_sites": {
+                f"{a} -> {b}": n
+                for (a, b), n in self.sites.most_common()
+                if n > 1 or b.rsplit(".", 1)[0] in again
+            },
         }
 
 
@@ -209,13 +239,18 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{label:26} {status:8} modules {row['modules']:3}  returns to a module already "
                 f"left {row['returns']:6} (provers/engines {row['provers']:5})  calls back up "
-                f"{row['upward_calls']:4} ({row['edges']} distinct caller -> callee)"
+                f"{row['upward_calls']:4} ({row['edges']} distinct caller -> callee)  modules "
+                f"entered more than once {row['entered_more_than_once']:3} (most {row['max_entries']})"
             )
             if args.verbose:
                 for edge in row["upward"]:
                     print(f"    call back up: {edge}")
                 for pair, n in row["returns_by_pair"].items():
                     print(f"    {n:5} returns {pair}")
+                for module, n in row["entries"].items():
+                    print(f"    {n:5} entries into {module}")
+                for site, n in row["entry_sites"].items():
+                    print(f"    {n:5} entered at {site}")
     if args.json:
         print(json.dumps(out, indent=1))
     return 0

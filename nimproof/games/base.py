@@ -65,6 +65,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from nimproof.errors import EvalError, UsageError
@@ -678,12 +679,12 @@ class Game(ABC):
     def moves(self, position: Position) -> Iterator[Position]:
         """Yield every position reachable in one move (duplicates allowed)."""
 
-    @property
+    @cached_property
     def moves_spec(self) -> MoveSpec:
         """What the moves are, as data (see the module docstring); misère keeps its rule's."""
         return PythonMoves()
 
-    @property
+    @cached_property
     def normal(self) -> Game:
         """The same rule under normal play (the game itself unless it is misère)."""
         return self

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from nimproof.errors import SpecError
 from nimproof.games.args import need_args
@@ -180,7 +181,7 @@ class TakeBreakCode(HeapGame):
         self.code = code
         self.spec = f"cgsuite:{code}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> MoveSpec:
         """A two-way code whose every split is ``!`` (unequal heaps) is :class:`UnequalSplits`
         (the sparse-space engine takes it); any other code only has its Python moves (the

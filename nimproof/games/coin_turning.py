@@ -29,6 +29,7 @@ Both are proved for every coin in ``conjectures/classics/coin_turning.toml``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 
 from nimproof.games.args import no_args
 from nimproof.games.base import HeapGame, Heaps, PartMoves
@@ -53,7 +54,7 @@ class Ruler(_CoinTurning):
 
     spec = "ruler"
 
-    @property
+    @cached_property
     def moves_spec(self) -> PartMoves:
         """The runs ``j + 1 .. n - 1`` left heads, for every ``j < n``."""
         return PartMoves((), runs=True, kernel="ruler")
@@ -68,7 +69,7 @@ class MockTurtles(_CoinTurning):
 
     spec = "mock-turtles"
 
-    @property
+    @cached_property
     def moves_spec(self) -> PartMoves:
         """Nothing, one smaller coin, or two different smaller coins turned as well."""
         return PartMoves(

@@ -20,6 +20,7 @@ for every position without Python.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from itertools import product
 from typing import TYPE_CHECKING, cast
 
@@ -56,7 +57,7 @@ class Declared(MultiHeapGame):
         self.spec = f"moves:{heaps}:{self.text}"
         _refuse_endless(self.predicate, heaps, self.text)
 
-    @property
+    @cached_property
     def moves_spec(self) -> HeapsRelation:
         return HeapsRelation(self.heaps, self.predicate, self.text, raises=True)
 

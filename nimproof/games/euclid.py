@@ -17,6 +17,7 @@ theorem is checked up to a bound (docs/golden-ratio.md says why).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import cast
 
 from nimproof.errors import UsageError
@@ -36,7 +37,7 @@ class Euclid(MultiHeapGame):
 
     spec = "euclid"
 
-    @property
+    @cached_property
     def moves_spec(self) -> HeapsRelation:
         return HeapsRelation(2, relation_predicate(MOVES), MOVES)
 

@@ -16,6 +16,7 @@ states as its measure.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import cast
 
 from nimproof.errors import UsageError
@@ -33,7 +34,7 @@ class FibonacciNim(MultiHeapGame):
     spec = "fibonacci-nim"
     lowers_heaps = False
 
-    @property
+    @cached_property
     def moves_spec(self) -> HeapsRelation:
         node = relation_predicate(MOVES)
         return HeapsRelation(2, node, MOVES, weight=(2, 1), raises=True)

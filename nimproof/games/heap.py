@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import cached_property
 
 from nimproof.errors import SpecError
 from nimproof.games.args import need_args, no_args, parse_int
@@ -31,7 +32,7 @@ MAX_TAKE = 10**6
 class IntervalGame(HeapGame):
     """A heap game whose moves from ``n`` reach exactly the heaps ``lo(n) <= m < n``."""
 
-    @property
+    @cached_property
     def moves_spec(self) -> MoveSpec:
         """:class:`IntervalTakes` where the lower end is linear in ``n``; else only Python moves."""
         return PythonMoves()
@@ -54,7 +55,7 @@ class Nim(IntervalGame):
 
     spec = "nim"
 
-    @property
+    @cached_property
     def moves_spec(self) -> IntervalTakes:
         return IntervalTakes(1, 1)
 
@@ -73,7 +74,7 @@ class TakeFraction(IntervalGame):
         self.p, self.q = p // g, q // g
         self.spec = spec or f"take-fraction:{self.p}/{self.q}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> IntervalTakes:
         return IntervalTakes(self.p, self.q)
 
@@ -91,7 +92,7 @@ class Subtraction(HeapGame):
         self.takes = tuple(sorted(set(takes)))
         self.spec = spec or "subtraction:" + ",".join(map(str, self.takes))
 
-    @property
+    @cached_property
     def moves_spec(self) -> FiniteTakes:
         return FiniteTakes(self.takes)
 
@@ -115,7 +116,7 @@ class InfiniteSubtraction(HeapGame):
         else:
             self.spec = f"subtraction:{kind}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> SetTakes:
         return SetTakes(self.kind, self.modulus, self.excluded)
 

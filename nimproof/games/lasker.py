@@ -15,6 +15,7 @@ it; the move description is :class:`~nimproof.games.base.PartMoves`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 
 from nimproof.games.args import no_args
 from nimproof.games.base import HeapGame, Heaps, PartMoves
@@ -27,7 +28,7 @@ class LaskersNim(HeapGame):
     spec = "lasker"
     splits = True
 
-    @property
+    @cached_property
     def moves_spec(self) -> PartMoves:
         """Become one smaller heap (``0`` is nothing left), or two non-empty heaps summing to n."""
         return PartMoves(

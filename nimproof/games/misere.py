@@ -9,6 +9,7 @@ evaluated as a whole.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 from nimproof.errors import SpecError
@@ -29,11 +30,11 @@ class Misere(Game):
         self.base = base
         self.spec = f"misere:{base.spec}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> MoveSpec:
         return self.base.moves_spec
 
-    @property
+    @cached_property
     def normal(self) -> Game:
         return self.base
 

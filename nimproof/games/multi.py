@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from itertools import combinations
 from typing import cast
 
@@ -18,7 +19,7 @@ class Moore(MultiHeapGame):
         self.k = k
         self.spec = f"moore:{k}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> UpToKHeaps:
         return UpToKHeaps(self.k)
 
@@ -58,7 +59,7 @@ class Staircase(MultiHeapGame):
     spec = "staircase"
     lowers_heaps = False
 
-    @property
+    @cached_property
     def moves_spec(self) -> StairToStair:
         return StairToStair()
 

@@ -29,6 +29,7 @@ and proves it for boards of 2, 3 and 4 rows of every width
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import cast
 
 from nimproof.errors import UsageError
@@ -89,7 +90,7 @@ class Northcott(MultiHeapGame):
         self.rows = rows
         self.spec = f"northcott:{rows}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> LoopyRelation:
         text = relation(self.rows)
         node = relation_predicate(text)

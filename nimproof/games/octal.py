@@ -10,6 +10,7 @@ the splitting bits 4 and 8: split a heap without removing anything.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 
 from nimproof.errors import SpecError
 from nimproof.games.args import need_args, no_args
@@ -31,7 +32,7 @@ class Octal(HeapGame):
         # A game whose digits never use the splitting bits is a subtraction game.
         self.splits = any(d & 0b1100 for d in self.digits)  # type: ignore[misc]
 
-    @property
+    @cached_property
     def moves_spec(self) -> TakeAndBreak:
         return TakeAndBreak(self.digits)
 
@@ -89,7 +90,7 @@ class GrundysGame(HeapGame):
     spec = "grundys-game"
     splits = True
 
-    @property
+    @cached_property
     def moves_spec(self) -> SplitUnequal:
         return SplitUnequal()
 

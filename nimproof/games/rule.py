@@ -14,6 +14,7 @@ move is illegal.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
@@ -71,7 +72,7 @@ class Rule(HeapGame):
             "so the game need not end; a move must lower the heap (m < n)"
         )
 
-    @property
+    @cached_property
     def moves_spec(self) -> RelationMoves:
         return RelationMoves(self.predicate, self.text)
 

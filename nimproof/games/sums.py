@@ -10,6 +10,7 @@ Inside a sum, write a ``rule:`` component in parentheses: ``sum:nim+(rule:m < n)
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from typing import cast
 
 from nimproof.errors import SpecError
@@ -36,7 +37,7 @@ class Sum(MultiHeapGame):
             f"({c.spec})" if c.spec.startswith("rule:") else c.spec for c in self.components
         )
 
-    @property
+    @cached_property
     def moves_spec(self) -> OneHeapOfEach:
         return OneHeapOfEach(self.components)
 

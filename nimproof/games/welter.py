@@ -24,6 +24,7 @@ a relation between the heaps before (``h``) and after (``k``) a move
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from itertools import combinations
 from typing import cast
 
@@ -69,7 +70,7 @@ class Welter(MultiHeapGame):
         self.k = k
         self.spec = f"welter:{k}"
 
-    @property
+    @cached_property
     def moves_spec(self) -> HeapsRelation:
         text = relation(self.k)
         return HeapsRelation(self.k, relation_predicate(text), text)

@@ -11,6 +11,7 @@ engines, re-checks and proof methods read; :meth:`Wythoff.moves` lists them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import cast
 
 from nimproof.errors import UsageError
@@ -30,7 +31,7 @@ class Wythoff(MultiHeapGame):
 
     spec = "wythoff"
 
-    @property
+    @cached_property
     def moves_spec(self) -> HeapsRelation:
         return HeapsRelation(2, relation_predicate(MOVES), MOVES)
 
