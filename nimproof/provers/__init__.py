@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from nimproof.claims.model import Claim
-from nimproof.methods import ORDER, REGISTRY, RunFunction
-from nimproof.methods import get as get_method
+from nimproof.methods import ORDER, REGISTRY, LoadedMethod, RunFunction, load_all
 from nimproof.provers import settle
 from nimproof.provers.context import ClaimContext, prepare
 from nimproof.provers.deadline import TimeUp
@@ -62,8 +61,16 @@ def checks_for(ctx: ClaimContext) -> dict[str, dict[str, Any]]:
     return checks
 
 
-def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
+def run_method(
+    name: str,
+    ctx: ClaimContext,
+    options: Mapping[str, Any],
+    methods: Mapping[str, LoadedMethod] | None = None,
+) -> MethodResult:
     """Run one registered method on a prepared claim, its candidate counterexample settled.
+
+    ``methods``: the registry's answer (:func:`nimproof.methods.load_all`) when the
+    caller already has it (:func:`verify_claim` asks once per claim); else it is asked.
 
     Never raises: a method that fails internally gives an ``unknown`` result
     naming the error and where it happened; one that reaches the claim's
@@ -73,16 +80,17 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
     as an unconfirmed candidate that keeps the claim from being proved.
     """
     start = time.monotonic()
+    method = (methods or load_all())[name]
     if ctx.recursive and name != "exhaustive":
         detail = "a recursive definition (g[...]) is checked by the exhaustive method only"
         return MethodResult(name, "unknown", detail=detail)
-    if _loopy(ctx) and not get_method(name).loopy:
+    if _loopy(ctx) and not method.method.loopy:
         detail = (
             "a loopy game (a play may go on forever) has no Grundy values; see the loopy method"
         )
         return MethodResult(name, "unknown", detail=detail)
     try:
-        result = METHODS[name](ctx, options)
+        result = method.run(ctx, options)
     except TimeUp as exc:
         return MethodResult(name, "unknown", detail=str(exc), seconds=time.monotonic() - start)
     except Exception as exc:  # a method's failure is an answer (unknown), not a crash
@@ -104,34 +112,41 @@ def run_method(name: str, ctx: ClaimContext, options: Mapping[str, Any]) -> Meth
 ALL_SCOPE: tuple[str, ...] = tuple(m.name for m in REGISTRY if m.reaches == "all")
 
 
-def default_methods(ctx: ClaimContext) -> tuple[str, ...]:
+def default_methods(
+    ctx: ClaimContext, methods: Mapping[str, LoadedMethod] | None = None
+) -> tuple[str, ...]:
     """The all-positions methods tried for ``ctx`` even when its checks do not name them.
 
     Every registered method that reaches ``all`` and whose module has an
     ``applies(ctx)`` function saying yes (the automata method for
-    P-position, Grundy and identity claims, for instance).
+    P-position, Grundy and identity claims, for instance). ``methods``: as in
+    :func:`run_method`.
     """
     out = []
-    for method in REGISTRY:
-        if method.reaches != "all" or method.name == "reference":
+    for name, loaded in (methods or load_all()).items():
+        if loaded.method.reaches != "all" or name == "reference":
             continue
-        applies = getattr(method.load(), "applies", None)
-        if applies is not None and applies(ctx):
-            out.append(method.name)
+        if loaded.applies is not None and loaded.applies(ctx):
+            out.append(name)
     return tuple(out)
 
 
-def method_plan(ctx: ClaimContext, only_named: bool = False) -> list[tuple[str, dict[str, Any]]]:
+def method_plan(
+    ctx: ClaimContext,
+    only_named: bool = False,
+    methods: Mapping[str, LoadedMethod] | None = None,
+) -> list[tuple[str, dict[str, Any]]]:
     """The methods to run for ``ctx``: its checks plus the default strong ones, strongest first.
 
     With ``only_named`` exactly the methods the claim's checks name run (no
-    default method is added).
+    default method is added). ``methods``: as in :func:`run_method`.
     """
+    methods = methods or load_all()
     checks = checks_for(ctx)
-    extra = () if only_named else default_methods(ctx)
+    extra = () if only_named else default_methods(ctx, methods)
     plan = [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
     if _loopy(ctx) and not only_named:
-        plan = [(name, opts) for name, opts in plan if get_method(name).loopy]
+        plan = [(name, opts) for name, opts in plan if methods[name].method.loopy]
     return plan
 
 
@@ -182,15 +197,16 @@ def verify_claim(
     ctx = prepare(claim, deadline=t0 + timeout)
     if not only_named:
         ctx = auto_witness(ctx)
+    methods = load_all()  # the registry, asked once for the claim
     results: list[MethodResult] = []
-    for name, options in method_plan(ctx, only_named):
+    for name, options in method_plan(ctx, only_named, methods):
         if (
             not only_named
             and name != "reference"
             and any(r.status == "proved" and r.scope.kind == "all" for r in results)
         ):
             continue
-        result = run_method(name, ctx, options)
+        result = run_method(name, ctx, options, methods)
         results.append(result)
         if report is not None:
             report(result)

@@ -48,7 +48,6 @@ from nimproof.expr.to_ws1s import (
     _Core,
     compile_bool,
     compile_equals,
-    const_set,
 )
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.games.base import (
@@ -89,30 +88,27 @@ class Numeration:
     name: str
     prelude: str
     compiler: type[_Core]
-    const_set: Callable[[int], str]
-    decode: Callable[[tuple[int, ...]], int]
+    #: The value of each position and the validity assumption, as data for MONA's side.
+    numbers: mona.Numbers
     valid: bool
 
 
-def _binary_value(ps: tuple[int, ...]) -> int:
-    return sum(1 << p for p in ps)
-
+#: Positions whose values MONA's side knows (a counterexample or bound past them is an error).
+PLACES = 1024
 
 NUMERATIONS: dict[str, Numeration] = {
     "binary": Numeration(
         "binary",
         PRELUDE + "pred valid(var2 A) = true;\n",
         Ws1sCompiler,
-        const_set,
-        _binary_value,
+        mona.Numbers(tuple(1 << i for i in range(PLACES)), False),
         False,
     ),
     "zeckendorf": Numeration(
         "Zeckendorf",
         zws1s.PRELUDE,
         zws1s.ZeckendorfCompiler,
-        zws1s.const_set,
-        zeckendorf.from_positions,
+        mona.Numbers(tuple(zeckendorf.weight(i) for i in range(PLACES)), True),
         True,
     ),
 }
@@ -122,9 +118,6 @@ BINARY = NUMERATIONS["binary"]
 DEFAULT_TIMEOUT = 60.0
 #: Staircase Nim from this many stairs on splits (b) with a witness hint first.
 HINT_FROM_STAIRS = 10
-#: Bisection of a counterexample's largest heap: at most this many extra MONA runs and seconds.
-SHRINK_ROUNDS = 24
-SHRINK_SECONDS = 3.0
 
 
 # ---------------------------------------------------------------------------
@@ -553,7 +546,12 @@ def applies(ctx: ClaimContext) -> bool:
 
 
 def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
-    """Prove the claim for every position with MONA, refute it, or say why not."""
+    """Prove the claim for every position with MONA, refute it, or say why not.
+
+    The plan (every obligation, compiled) is built first; MONA then decides all of
+    them in one call (:func:`nimproof.provers.mona.decide`, which also shrinks a
+    counterexample), and a counterexample is re-checked once
+    (:func:`nimproof.provers.automata_recheck.recheck`)."""
     t0 = time.monotonic()
     if not mona.available():
         return MethodResult(NAME, "unknown", detail=mona.MISSING)
@@ -564,37 +562,38 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         p = _plan(ctx, str(options.get("numeration", "auto")))
     except (NotExpressible, Unsupported) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
-    timeout = float(options.get("timeout", DEFAULT_TIMEOUT))
-    memory = int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB))
+    job = mona.Job(
+        p.header,
+        p.obligations,
+        p.numeration.numbers,
+        float(options.get("timeout", DEFAULT_TIMEOUT)),
+        int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB)),
+        ctx.deadline or 0.0,
+        tuple(p.free),
+        ("w", "rule-guard"),  # shrunk in mona: the re-check never calls back up
+    )
     stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
-    done: list[str] = []
-    record: list[tuple[str, str, str]] = []  # (name, text, MONA's answer) for the certificate
-    for ob in p.obligations:
-        left = min(timeout, ctx.time_left())
-        if left <= 0.05:
-            return _unknown(f"out of time before obligation {ob.name}", t0, stats)
-        answer, name = _decide(p, ob, left, memory, stats)
-        if answer.outcome == "valid":
-            done.append(name)
-            parts = [ob] if ob.text else ob.fallback[:-1] if name == ob.name else ob.fallback[-1:]
-            record += [(part.name, _assumed(p, part.text), "valid") for part in parts]
-            continue
-        if answer.outcome in ("counterexample", "unsatisfiable"):
-            assignment = _decoded(p, answer)
-            if name not in ("w", "rule-guard"):  # shrunk here: the re-check never calls back up
-                assignment = _shrinker(p, ob, memory, stats, ctx)(assignment)
-            found = recheck(ctx, p, name, assignment)
-            if isinstance(found, Recheck) and found.counterexample is not None:
-                return MethodResult(
-                    NAME,
-                    "refuted",
-                    detail=f"obligation {name} fails; {found.note}",
-                    seconds=time.monotonic() - t0,
-                    counterexample=found.counterexample,
-                    stats=stats,
-                )
-            return _unknown(f"obligation {name}: {found.note}", t0, stats)
-        return _unknown(f"obligation {name}: MONA {answer.outcome} ({answer.message})", t0, stats)
+    decision = mona.decide(job, stats)
+    name, answer = decision.failed, decision.answer
+    if name is not None:
+        if answer is None:
+            return _unknown(f"out of time before obligation {name}", t0, stats)
+        if answer.outcome not in ("counterexample", "unsatisfiable"):
+            return _unknown(
+                f"obligation {name}: MONA {answer.outcome} ({answer.message})", t0, stats
+            )
+        found = recheck(ctx, p, name, decision.assignment)
+        if isinstance(found, Recheck) and found.counterexample is not None:
+            return MethodResult(
+                NAME,
+                "refuted",
+                detail=f"obligation {name} fails; {found.note}",
+                seconds=time.monotonic() - t0,
+                counterexample=found.counterexample,
+                stats=stats,
+            )
+        return _unknown(f"obligation {name}: {found.note}", t0, stats)
+    done = decision.done
     stats["obligations"] = done
     scope = Scope("all", measure=p.measure, heaps=None if ctx.one_heap else p.heaps)
     if ctx.spec.is_identity:
@@ -602,7 +601,7 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     numeration = "" if p.numeration is BINARY else f", {p.numeration.name} numeration"
     detail = f"WS1S obligations {', '.join(done)} valid (MONA{numeration}), every heap size"
     part = certificate_parts.ws1s(
-        ctx.kind, p.heaps, ctx.misere, p.header, record, p.numeration.name.lower()
+        ctx.kind, p.heaps, ctx.misere, p.header, decision.record, p.numeration.name.lower()
     )
     seconds = time.monotonic() - t0
     return MethodResult(NAME, "proved", scope, detail, seconds, stats=stats, certificate=part)
@@ -625,85 +624,8 @@ def _plan(ctx: ClaimContext, choice: str) -> Plan:
             raise NotExpressible(f"{binary} (binary); {other} (Zeckendorf)") from None
 
 
-def _decoded(p: Plan, answer: mona.MonaAnswer) -> dict[str, int]:
-    """MONA's assignment as numbers of the plan's numeration."""
-    out = dict(answer.assignment)
-    out.update({name: p.numeration.decode(ps) for name, ps in answer.sets.items()})
-    return out
-
-
-def _assumed(p: Plan, text: str) -> str:
-    """``text`` with its free variables assumed to be numbers (valid sets) when the
-    numeration needs it: MONA then decides the formula under that assumption."""
-    if not p.numeration.valid or not text.startswith("var2 "):
-        return text
-    decl, _, body = text.partition(";\n")
-    names = [n.strip() for n in decl[len("var2 ") :].split(",")]
-    return f"{decl};\nassert {' & '.join(f'valid({n})' for n in names)};\n{body}"
-
-
 def _unknown(detail: str, t0: float, stats: dict[str, Any]) -> MethodResult:
     return MethodResult(NAME, "unknown", detail=detail, seconds=time.monotonic() - t0, stats=stats)
-
-
-def _decide(
-    p: Plan, ob: Obligation, timeout: float, memory: int, stats: dict[str, Any]
-) -> tuple[mona.MonaAnswer, str]:
-    """Run one obligation; a hinted obligation falls back to its plain form when a part fails."""
-    if ob.fallback and not ob.text:
-        *parts, plain = ob.fallback
-        deadline = time.monotonic() + timeout
-        for part in parts:
-            answer = _mona(p, part, deadline - time.monotonic(), memory, stats)
-            if answer.outcome != "valid":
-                return _mona(p, plain, deadline - time.monotonic(), memory, stats), plain.name
-        return mona.MonaAnswer("valid"), ob.name
-    return _mona(p, ob, timeout, memory, stats), ob.name
-
-
-def _mona(
-    p: Plan, ob: Obligation, timeout: float, memory: int, stats: dict[str, Any]
-) -> mona.MonaAnswer:
-    answer = mona.run_text(p.header + _assumed(p, ob.text), max(timeout, 0.05), memory)
-    stats["mona_runs"] += 1
-    stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
-    if answer.outcome == "error":
-        raise RuntimeError(f"MONA rejected obligation {ob.name}: {answer.message}")
-    return answer
-
-
-def _shrinker(
-    p: Plan, ob: Obligation, memory: int, stats: dict[str, Any], ctx: ClaimContext
-) -> Callable[[dict[str, int]], dict[str, int]]:
-    """Bisect the largest heap of a counterexample down with extra MONA runs (time permitting)."""
-
-    def shrink(assignment: dict[str, int]) -> dict[str, int]:
-        text = ob.text if ob.text else ob.fallback[-1].text
-        decl, _, body = text.partition(";\n")
-        best = assignment
-        hi = max((assignment.get(x, 0) for x in p.free), default=0)
-        lo = 0
-        stop = time.monotonic() + SHRINK_SECONDS
-        for _ in range(SHRINK_ROUNDS):
-            if lo >= hi or ctx.time_left() < 1.0 or time.monotonic() > stop:
-                break
-            mid = (lo + hi) // 2
-            limit = p.numeration.const_set(mid)  # once a round, not once a variable
-            bound = " & ".join(f"le({x}, {limit})" for x in p.free)
-            trial = f"{decl};\n({bound}) => ({body.rstrip().rstrip(';')});\n"
-            answer = mona.run_text(
-                p.header + _assumed(p, trial), min(20.0, ctx.time_left()), memory
-            )
-            stats["mona_runs"] += 1
-            if answer.outcome in ("counterexample", "unsatisfiable"):
-                best, hi = _decoded(p, answer), mid
-            elif answer.outcome == "valid":
-                lo = mid + 1
-            else:
-                break
-        return best
-
-    return shrink
 
 
 __all__ = ["NAME", "MoveShape", "Plan", "applies", "heap_count", "move_shape", "plan", "run"]

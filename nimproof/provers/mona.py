@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 Outcome = Literal["valid", "counterexample", "unsatisfiable", "timeout", "oom", "abort", "error"]
 
@@ -203,3 +203,184 @@ def run_obligations(
         out.failed, out.answer = name, answer
         return out
     return out
+
+
+# ---------------------------------------------------------------------------
+# deciding a whole list of obligations in one call, the shrinking included
+# ---------------------------------------------------------------------------
+
+
+class ObligationText(Protocol):
+    """One obligation file as the caller lists it: its name and text, and for a split
+    obligation (empty ``text``) its parts followed by the plain form to fall back to."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def fallback(self) -> Sequence[ObligationText]: ...
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """How MONA's sets are numbers, as data: the value of each position (``places[i]``: 2^i
+    in binary, the Fibonacci number F(i+2) in Zeckendorf numeration), and whether a set
+    must be asserted ``valid`` to be a number (Zeckendorf)."""
+
+    places: tuple[int, ...]
+    valid: bool
+
+    def value(self, positions: Sequence[int]) -> int:
+        """The number whose positions are ``positions``."""
+        return sum(self.places[p] for p in set(positions))
+
+    def set_text(self, value: int) -> str:
+        """MONA's set constant of ``value`` (greedy from the largest place: the binary digits,
+        or the Zeckendorf representation)."""
+        out = []
+        for i in range(len(self.places) - 1, -1, -1):
+            if self.places[i] <= value:
+                value -= self.places[i]
+                out.append(i)
+        if value:
+            raise ValueError("a number beyond the places given")
+        return "{" + ",".join(str(i) for i in reversed(out)) + "}"
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything :func:`decide` needs: the shared ``header``, the obligations in order,
+    the limits (seconds per obligation, memory, the claim's ``deadline`` on the monotonic
+    clock, 0 for none), the free variables a counterexample is shrunk over, and the names
+    of the obligations whose counterexamples are not shrunk."""
+
+    header: str
+    obligations: Sequence[ObligationText]
+    numbers: Numbers
+    timeout: float
+    memory_mb: int
+    deadline: float
+    free: tuple[str, ...] = ()
+    unshrunk: tuple[str, ...] = ()
+
+
+@dataclass
+class Decision:
+    """What :func:`decide` found: the obligations proved valid (``done``, and ``record``: each
+    file MONA decided valid, as ``(name, text, "valid")`` for the certificate), or the first
+    that was not: ``failed`` with MONA's ``answer`` (None: out of time before it) and, for a
+    counterexample, its ``assignment`` as numbers, shrunk."""
+
+    done: list[str] = field(default_factory=list)
+    record: list[tuple[str, str, str]] = field(default_factory=list)
+    failed: str | None = None
+    answer: MonaAnswer | None = None
+    assignment: dict[str, int] = field(default_factory=dict)
+
+
+#: Bisection of a counterexample's largest heap: at most this many extra MONA runs and seconds.
+SHRINK_ROUNDS = 24
+SHRINK_SECONDS = 3.0
+
+
+def decide(job: Job, stats: dict[str, Any]) -> Decision:
+    """Run the obligations of ``job`` in order until one is not valid, and shrink that one's
+    counterexample (the smallest largest free variable, by bisection with extra MONA runs,
+    time permitting): the whole MONA side of a proof in one call. ``stats`` gains
+    ``mona_runs`` and ``mona_seconds``. A syntax error (an internal error of the caller's
+    compiler) raises ``RuntimeError``."""
+    out = Decision()
+    for ob in job.obligations:
+        left = min(job.timeout, _left(job))
+        if left <= 0.05:
+            out.failed = ob.name
+            return out
+        answer, name = _decide_one(job, ob, left, stats)
+        if answer.outcome == "valid":
+            out.done.append(name)
+            parts = [ob] if ob.text else ob.fallback[:-1] if name == ob.name else ob.fallback[-1:]
+            out.record += [(part.name, assumed(job, part.text), "valid") for part in parts]
+            continue
+        out.failed, out.answer = name, answer
+        if answer.outcome in ("counterexample", "unsatisfiable"):
+            out.assignment = _numbers_of(job, answer)
+            if name not in job.unshrunk:
+                text = ob.text if ob.text else ob.fallback[-1].text
+                out.assignment = _shrink(job, text, out.assignment, stats)
+        return out
+    return out
+
+
+def _left(job: Job) -> float:
+    return float("inf") if not job.deadline else job.deadline - time.monotonic()
+
+
+def assumed(job: Job, text: str) -> str:
+    """``text`` with its free variables assumed to be numbers (valid sets) when the
+    numeration needs it: MONA then decides the formula under that assumption."""
+    if not job.numbers.valid or not text.startswith("var2 "):
+        return text
+    decl, _, body = text.partition(";\n")
+    names = [n.strip() for n in decl[len("var2 ") :].split(",")]
+    return f"{decl};\nassert {' & '.join(f'valid({n})' for n in names)};\n{body}"
+
+
+def _numbers_of(job: Job, answer: MonaAnswer) -> dict[str, int]:
+    """MONA's assignment as numbers of the job's numeration."""
+    out = dict(answer.assignment)
+    out.update({name: job.numbers.value(ps) for name, ps in answer.sets.items()})
+    return out
+
+
+def _decide_one(
+    job: Job, ob: ObligationText, timeout: float, stats: dict[str, Any]
+) -> tuple[MonaAnswer, str]:
+    """Run one obligation; a split obligation falls back to its plain form when a part fails."""
+    if ob.fallback and not ob.text:
+        *parts, plain = ob.fallback
+        deadline = time.monotonic() + timeout
+        for part in parts:
+            answer = _run_one(job, part, deadline - time.monotonic(), stats)
+            if answer.outcome != "valid":
+                return _run_one(job, plain, deadline - time.monotonic(), stats), plain.name
+        return MonaAnswer("valid"), ob.name
+    return _run_one(job, ob, timeout, stats), ob.name
+
+
+def _run_one(job: Job, ob: ObligationText, timeout: float, stats: dict[str, Any]) -> MonaAnswer:
+    answer = run_text(job.header + assumed(job, ob.text), max(timeout, 0.05), job.memory_mb)
+    stats["mona_runs"] += 1
+    stats["mona_seconds"] = round(stats["mona_seconds"] + answer.seconds, 3)
+    if answer.outcome == "error":
+        raise RuntimeError(f"MONA rejected obligation {ob.name}: {answer.message}")
+    return answer
+
+
+def _shrink(
+    job: Job, text: str, assignment: dict[str, int], stats: dict[str, Any]
+) -> dict[str, int]:
+    """Bisect the largest free variable of a counterexample down with extra MONA runs."""
+    decl, _, body = text.partition(";\n")
+    best = assignment
+    hi = max((assignment.get(x, 0) for x in job.free), default=0)
+    lo = 0
+    stop = time.monotonic() + SHRINK_SECONDS
+    for _ in range(SHRINK_ROUNDS):
+        if lo >= hi or _left(job) < 1.0 or time.monotonic() > stop:
+            break
+        mid = (lo + hi) // 2
+        limit = job.numbers.set_text(mid)
+        bound = " & ".join(f"le({x}, {limit})" for x in job.free)
+        trial = f"{decl};\n({bound}) => ({body.rstrip().rstrip(';')});\n"
+        answer = run_text(job.header + assumed(job, trial), min(20.0, _left(job)), job.memory_mb)
+        stats["mona_runs"] += 1
+        if answer.outcome in ("counterexample", "unsatisfiable"):
+            best, hi = _numbers_of(job, answer), mid
+        elif answer.outcome == "valid":
+            lo = mid + 1
+        else:
+            break
+    return best
