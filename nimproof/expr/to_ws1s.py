@@ -43,7 +43,7 @@ every position above the highest bit of every heap.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -67,6 +67,7 @@ from nimproof.expr.nodes import (
     Var,
     children,
 )
+from nimproof.expr.parser import parse
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.expr.walk import COMPARISONS, ZECKENDORF_CALLS, UnknownNode, Walker
 
@@ -75,7 +76,9 @@ __all__ = [
     "Compiled",
     "NotExpressible",
     "Pos",
+    "Request",
     "SetVar",
+    "compile_all",
     "compile_bool",
     "compile_equals",
     "const_set",
@@ -231,6 +234,44 @@ def compile_equals(
     if len(out.formula) + len(out.guard) > MAX_TEXT:
         raise NotExpressible("the formula is too large once unrolled")
     return out
+
+
+#: One compilation asked of :func:`compile_all`: the formula (a tree, or a condition's text,
+#: parsed with the names of ``names`` as its variables), the names (a str is a MONA set
+#: variable, a tuple of str a sequence of them, an int a constant), and the set variable an
+#: int-valued formula must equal (None: the formula is a condition).
+Request = tuple["Node | str", Mapping[str, object], "str | None"]
+
+
+def compile_all(
+    requests: Sequence[Request], compiler_class: type[_Core] | None = None
+) -> list[Compiled]:
+    """Compile every request, in order, in one call (a claim's formula and its game's move
+    relations: what one proof by automata needs): each as :func:`compile_bool` (``target``
+    None) or :func:`compile_equals` would, with a fresh compiler each."""
+    out = []
+    for source, names, target in requests:
+        env = {k: _named(v) for k, v in names.items()}
+        if isinstance(source, str):
+            scalars = [k for k, v in names.items() if isinstance(v, str)]
+            sequences = [k for k, v in names.items() if isinstance(v, tuple)]
+            node = parse(source, scalars, sequences, result="bool")
+        else:
+            node = source
+        if target is None:
+            out.append(compile_bool(node, env, compiler_class))
+        else:
+            out.append(compile_equals(node, SetVar(target), env, compiler_class))
+    return out
+
+
+def _named(value: object) -> object:
+    """A name of :data:`Request` as the compiler's value (set variables from their names)."""
+    if isinstance(value, str):
+        return SetVar(value)
+    if isinstance(value, tuple) and all(isinstance(x, str) for x in value):
+        return tuple(SetVar(x) for x in value)
+    return value
 
 
 class _Core(Walker[Value]):

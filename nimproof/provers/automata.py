@@ -37,17 +37,16 @@ from itertools import combinations
 from typing import Any, TypedDict
 
 from nimproof.certificates import parts as certificate_parts
-from nimproof.expr import parse, zeckendorf
 from nimproof.expr import to_ws1s_zeckendorf as zws1s
+from nimproof.expr import zeckendorf
 from nimproof.expr.to_ws1s import (
     PRELUDE,
     Compiled,
     NotExpressible,
-    SetVar,
+    Request,
     Ws1sCompiler,
     _Core,
-    compile_bool,
-    compile_equals,
+    compile_all,
 )
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.games.base import (
@@ -143,6 +142,17 @@ class MoveShape:
     measure: str = ""
 
 
+@dataclass(frozen=True)
+class _Draft:
+    """A move structure before its relations are compiled: its kind, the compilations it
+    needs (requests of :func:`nimproof.expr.to_ws1s.compile_all`, asked together with the
+    claim's) and how the structure is finished from their results."""
+
+    kind: str
+    requests: list[Request]
+    finish: Callable[[list[Compiled]], MoveShape]
+
+
 def move_shape(game: Game, heaps: int, num: Numeration = BINARY) -> MoveShape:
     """The WS1S move structure of ``heaps`` heaps of ``game`` (misère: its rule's), asked of
     the family's move description (:attr:`Game.moves_spec`).
@@ -151,73 +161,78 @@ def move_shape(game: Game, heaps: int, num: Numeration = BINARY) -> MoveShape:
     that split heaps, subtraction sets that are not regular in binary,
     plugins).
     """
+    draft = _draft(game, heaps, num)
+    return draft.finish(compile_all(draft.requests, num.compiler))
+
+
+def _draft(game: Game, heaps: int, num: Numeration) -> _Draft:
+    """:func:`move_shape` before the compilation."""
     try:
-        shape = _shape(game.moves_spec, game, heaps, num)
+        draft = _shape(game.moves_spec, game, heaps, num)
     except NotAFormula as exc:
         raise NotExpressible(f"the moves of {game.spec}: {exc}") from None
-    if num.valid and shape.kind in ("moore", "staircase"):
+    if num.valid and draft.kind in ("moore", "staircase"):
         raise NotExpressible(f"the moves of {game.spec} in {num.name} numeration")
-    return shape
+    return draft
 
 
 @singledispatch
-def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> MoveShape:
+def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _Draft:
     """A sum of one-heap rules (each heap's relation in ``n``, ``m``) or a relation over the
     whole position (``h``, ``k``)."""
     comps = spec.parts(game, heaps)
     if comps is None:
-        return _relation_shape(spec, heaps, num)
+        return _relation_shape(spec, heaps)
+    texts = {comp: comp.moves_spec.heap_formula() for comp in dict.fromkeys(comps)}
     defined: dict[str, str] = {}  # relation text -> predicate name
-    preds = []
-    guards = []
-    names = []
-    for comp in comps:
-        rel = comp.moves_spec.heap_formula()
-        if rel not in defined:
-            node = parse(rel, scalars=("n", "m"), result="bool")
-            compiled = compile_bool(node, {"n": SetVar("N"), "m": SetVar("M")}, num.compiler)
-            name = defined[rel] = f"hm{len(defined)}"
-            preds.append(
-                f"pred {name}(var2 N, var2 M) = (valid(M) & lt(M, N) & {compiled.formula});\n"
-            )
-            if compiled.guard != "true":
-                guards.append(f"var2 N, M;\n(lt(M, N) => {compiled.guard})")
-        names.append(defined[rel])
-    return MoveShape("heaps", tuple(names), "".join(preds), tuple(guards))
+    for rel in texts.values():
+        defined.setdefault(rel, f"hm{len(defined)}")
+
+    def finish(compiled: list[Compiled]) -> MoveShape:
+        preds = []
+        guards = []
+        for name, c in zip(defined.values(), compiled, strict=True):
+            preds.append(f"pred {name}(var2 N, var2 M) = (valid(M) & lt(M, N) & {c.formula});\n")
+            if c.guard != "true":
+                guards.append(f"var2 N, M;\n(lt(M, N) => {c.guard})")
+        names = tuple(defined[texts[comp]] for comp in comps)
+        return MoveShape("heaps", names, "".join(preds), tuple(guards))
+
+    requests: list[Request] = [(rel, {"n": "N", "m": "M"}, None) for rel in defined]
+    return _Draft("heaps", requests, finish)
 
 
 @_shape.register
-def _(spec: UpToKHeaps, game: Game, heaps: int, num: Numeration) -> MoveShape:
-    return MoveShape("moore", k=spec.k)
+def _(spec: UpToKHeaps, game: Game, heaps: int, num: Numeration) -> _Draft:
+    return _Draft("moore", [], lambda _: MoveShape("moore", k=spec.k))
 
 
 @_shape.register
-def _(spec: StairToStair, game: Game, heaps: int, num: Numeration) -> MoveShape:
-    return MoveShape("staircase")
+def _(spec: StairToStair, game: Game, heaps: int, num: Numeration) -> _Draft:
+    return _Draft("staircase", [], lambda _: MoveShape("staircase"))
 
 
-def _relation_shape(spec: MoveDescription, heaps: int, num: Numeration) -> MoveShape:
+def _relation_shape(spec: MoveDescription, heaps: int) -> _Draft:
     """``pred rel(X0, Y0, ...)``: the description's relation over the whole position, and the
     obligation (w) that every move lowers its measure (so induction on it is sound)."""
     text = spec.position_formula(heaps)
     xs, ys, inter = _move_vars(heaps)
-    env: dict[str, object] = {
-        "h": tuple(SetVar(x) for x in xs),
-        "k": tuple(SetVar(y) for y in ys),
-    }
-    node = parse(text, sequences=("h", "k"), result="bool")
-    rel = compile_bool(node, env, num.compiler)
+    names: dict[str, object] = {"h": tuple(xs), "k": tuple(ys)}
     weights = spec.weights(heaps)
     lower = " + ".join(f"{w} * k[{i}]" for i, w in enumerate(weights))
     upper = " + ".join(f"{w} * h[{i}]" for i, w in enumerate(weights))
-    drop = compile_bool(parse(f"{lower} < {upper}", sequences=("h", "k")), env, num.compiler)
-    params = ", ".join(f"var2 {v}" for v in inter)
-    valid = " & ".join(f"valid({y})" for y in ys)
-    preds = f"pred rel({params}) = ({valid} & {rel.formula});\n"
-    guards = [f"var2 {', '.join(inter)};\n{rel.guard}"] if rel.guard != "true" else []
-    lowered = drop.formula if drop.guard == "true" else f"({drop.guard} & {drop.formula})"
-    measure = f"var2 {', '.join(inter)};\n{_call('rel', inter)} => {lowered}"
-    return MoveShape("relation", preds=preds, guards=tuple(guards), measure=measure)
+
+    def finish(compiled: list[Compiled]) -> MoveShape:
+        rel, drop = compiled
+        params = ", ".join(f"var2 {v}" for v in inter)
+        valid = " & ".join(f"valid({y})" for y in ys)
+        preds = f"pred rel({params}) = ({valid} & {rel.formula});\n"
+        guards = [f"var2 {', '.join(inter)};\n{rel.guard}"] if rel.guard != "true" else []
+        lowered = drop.formula if drop.guard == "true" else f"({drop.guard} & {drop.formula})"
+        measure = f"var2 {', '.join(inter)};\n{_call('rel', inter)} => {lowered}"
+        return MoveShape("relation", preds=preds, guards=tuple(guards), measure=measure)
+
+    return _Draft("relation", [(text, names, None), (f"{lower} < {upper}", names, None)], finish)
 
 
 # ---------------------------------------------------------------------------
@@ -352,13 +367,15 @@ def _decl(names: list[str]) -> str:
 
 
 def _env(ctx: ClaimContext, xs: list[str]) -> dict[str, object]:
+    """The claim's names for :func:`~nimproof.expr.to_ws1s.compile_all`: its parameters, and
+    its heaps (or an identity's variables) as the set variables ``xs``."""
     env: dict[str, object] = dict(ctx.params)
     if ctx.spec.is_identity:
-        env.update({v: SetVar(x) for v, x in zip(ctx.claim.variables, xs, strict=True)})
+        env.update(dict(zip(ctx.claim.variables, xs, strict=True)))
     elif ctx.one_heap:
-        env["n"] = SetVar(xs[0])
+        env["n"] = xs[0]
     else:
-        env["h"] = tuple(SetVar(x) for x in xs)
+        env["h"] = tuple(xs)
     return env
 
 
@@ -383,29 +400,37 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
         raise NotExpressible(f"{ctx.kind} claims (only P-positions, Grundy values and identities)")
     assert ctx.formula is not None
     if ctx.game is not None and not ctx.spec.is_identity:
-        # families outside the fragment are named before anything else
-        move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1, num)
-    h = heap_count(ctx)
+        try:
+            h = heap_count(ctx)
+        except NotExpressible:
+            # families outside the fragment are named before anything else
+            move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1, num)
+            raise
+        draft = _draft(ctx.game, h, num)
+    else:
+        h, draft = heap_count(ctx), _Draft("identity", [], lambda _: MoveShape("identity"))
     xs = _xs(h)
     params = ", ".join(f"var2 {x}" for x in xs)
-    env = _env(ctx, xs)
+    target = None if ctx.spec.states_p_positions or ctx.spec.is_identity else "V"
+    # the claim's formula and the game's move relations, compiled in one call
+    *moves, claim = compile_all(
+        [*draft.requests, (ctx.formula, _env(ctx, xs), target)], num.compiler
+    )
     header = "ws1s;\n" + num.prelude
     obligations: list[Obligation] = []
     if ctx.spec.is_identity:
-        c = compile_bool(ctx.formula, env, num.compiler)
-        header += f"pred F({params}) = {c.formula};\npred FG({params}) = {c.guard};\n"
-        if c.guard != "true":
+        header += f"pred F({params}) = {claim.formula};\npred FG({params}) = {claim.guard};\n"
+        if claim.guard != "true":
             obligations.append(Obligation("guard", _decl(xs) + _call("FG", xs) + ";\n"))
         obligations.append(Obligation("identity", _decl(xs) + _call("F", xs) + ";\n"))
         return Plan(h, obligations, header, xs, "value", num)
-    assert ctx.game is not None
-    shape = move_shape(ctx.game, h, num)
+    shape = draft.finish(moves)
     header += shape.preds + _move_pred(shape, h) + _terminal_pred(shape, h)
     for g in shape.guards:
         obligations.append(Obligation("rule-guard", g + ";\n"))
     if shape.measure:
         obligations.append(Obligation("w", shape.measure + ";\n"))
-    build = _Build(ctx, shape, h, env, obligations, num)
+    build = _Build(ctx, shape, h, claim, obligations)
     header += _p_obligations(build) if ctx.spec.states_p_positions else _g_obligations(build)
     measure = "total" if shape.kind == "staircase" else "heap"
     return Plan(h, obligations, header, xs, measure, num)
@@ -419,15 +444,13 @@ class _Build:
     ctx: ClaimContext
     shape: MoveShape
     h: int
-    env: dict[str, object]
+    #: The claim compiled: a condition (P-positions) or "``V`` equals the formula" (Grundy).
+    claim: Compiled
     out: list[Obligation]
-    num: Numeration
 
-    def parts(
-        self,
-    ) -> tuple[ClaimContext, MoveShape, int, dict[str, object], list[Obligation], Numeration]:
+    def parts(self) -> tuple[ClaimContext, MoveShape, int, Compiled, list[Obligation]]:
         """The fields, in order (``out`` itself, not a copy)."""
-        return self.ctx, self.shape, self.h, self.env, self.out, self.num
+        return self.ctx, self.shape, self.h, self.claim, self.out
 
 
 def _claim_predicates(
@@ -444,10 +467,9 @@ def _claim_predicates(
 
 
 def _p_obligations(build: _Build) -> str:
-    ctx, shape, h, env, out, num = build.parts()
-    assert ctx.formula is not None
+    ctx, shape, h, claim, out = build.parts()
     xs, ys, inter = _move_vars(h)
-    preds = _claim_predicates("S", xs, xs, compile_bool(ctx.formula, env, num.compiler), out)
+    preds = _claim_predicates("S", xs, xs, claim, out)
     move_args = inter
     out.append(
         Obligation(
@@ -504,10 +526,8 @@ def _parity_at(p: str, xs: list[str]) -> str:
 
 
 def _g_obligations(build: _Build) -> str:
-    ctx, shape, h, env, out, num = build.parts()
-    assert ctx.formula is not None
+    ctx, shape, h, c, out = build.parts()
     xs, ys, inter = _move_vars(h)
-    c = compile_equals(ctx.formula, SetVar("V"), env, num.compiler)
     preds = _claim_predicates("G", [*xs, "V"], ["V", *xs], c, out)
     out.append(
         Obligation(
@@ -562,18 +582,15 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
         p = _plan(ctx, str(options.get("numeration", "auto")))
     except (NotExpressible, Unsupported) as exc:
         return MethodResult(NAME, "unknown", detail=str(exc), seconds=time.monotonic() - t0)
-    job = mona.Job(
-        p.header,
-        p.obligations,
-        p.numeration.numbers,
+    stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
+    limits = (
         float(options.get("timeout", DEFAULT_TIMEOUT)),
         int(options.get("memory_mb", mona.DEFAULT_MEMORY_MB)),
         ctx.deadline or 0.0,
-        tuple(p.free),
-        ("w", "rule-guard"),  # shrunk in mona: the re-check never calls back up
     )
-    stats: dict[str, Any] = {"heaps": p.heaps, "mona_runs": 0, "mona_seconds": 0.0}
-    decision = mona.decide(job, stats)
+    # the shrinking is done on MONA's side: the re-check never calls back up
+    shrink = (tuple(p.free), ("w", "rule-guard"))
+    decision = mona.decide(p.header, p.obligations, p.numeration.numbers, limits, shrink, stats)
     name, answer = decision.failed, decision.answer
     if name is not None:
         if answer is None:

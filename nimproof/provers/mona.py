@@ -286,12 +286,22 @@ SHRINK_ROUNDS = 24
 SHRINK_SECONDS = 3.0
 
 
-def decide(job: Job, stats: dict[str, Any]) -> Decision:
-    """Run the obligations of ``job`` in order until one is not valid, and shrink that one's
+def decide(
+    header: str,
+    obligations: Sequence[ObligationText],
+    numbers: Numbers,
+    limits: tuple[float, int, float],
+    shrink: tuple[tuple[str, ...], tuple[str, ...]],
+    stats: dict[str, Any],
+) -> Decision:
+    """Run the obligations in order until one is not valid, and shrink that one's
     counterexample (the smallest largest free variable, by bisection with extra MONA runs,
-    time permitting): the whole MONA side of a proof in one call. ``stats`` gains
+    time permitting): the whole MONA side of a proof in one call. The arguments are the
+    fields of :class:`Job` (``limits``: seconds per obligation, memory, deadline;
+    ``shrink``: the free variables, the obligations not shrunk). ``stats`` gains
     ``mona_runs`` and ``mona_seconds``. A syntax error (an internal error of the caller's
     compiler) raises ``RuntimeError``."""
+    job = Job(header, obligations, numbers, *limits, *shrink)
     out = Decision()
     for ob in job.obligations:
         left = min(job.timeout, _left(job))
