@@ -318,6 +318,8 @@ class _Core(Walker[Value]):
 
     def fold(self, node: Node, env: Mapping[str, object]) -> int | bool | None:
         """The exact value of ``node`` when it reads only constants (and lengths)."""
+        if isinstance(node, Const):
+            return node.value  # a literal is its own exact value
         if not _static(node, env):
             return None
         plain: dict[str, object] = {}

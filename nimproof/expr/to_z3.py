@@ -227,6 +227,8 @@ class _Compiler(Walker[Any]):
 
     def fold(self, node: nodes.Node, env: Mapping[str, object]) -> int | bool | None:
         """The exact value of ``node`` when everything it reads is a Python int, else None."""
+        if isinstance(node, nodes.Const):
+            return node.value  # a literal is its own exact value
         for name in self.deps(node):
             if name not in env:
                 return None

@@ -183,7 +183,10 @@ def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _D
     comps = spec.parts(game, heaps)
     if comps is None:
         return _relation_shape(spec, heaps)
-    texts = {comp: comp.moves_spec.heap_formula() for comp in dict.fromkeys(comps)}
+    texts: dict[str, str] = {}  # a component's spec -> its relation text, asked once
+    for comp in comps:
+        if comp.spec not in texts:
+            texts[comp.spec] = comp.moves_spec.heap_formula()
     defined: dict[str, str] = {}  # relation text -> predicate name
     for rel in texts.values():
         defined.setdefault(rel, f"hm{len(defined)}")
@@ -195,7 +198,7 @@ def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _D
             preds.append(f"pred {name}(var2 N, var2 M) = (valid(M) & lt(M, N) & {c.formula});\n")
             if c.guard != "true":
                 guards.append(f"var2 N, M;\n(lt(M, N) => {c.guard})")
-        names = tuple(defined[texts[comp]] for comp in comps)
+        names = tuple(defined[texts[comp.spec]] for comp in comps)
         return MoveShape("heaps", names, "".join(preds), tuple(guards))
 
     requests: list[Request] = [(rel, {"n": "N", "m": "M"}, None) for rel in defined]

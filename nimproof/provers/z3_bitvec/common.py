@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,27 @@ def relation_move(relation: Node, a: z3.ExprRef, b: z3.ExprRef, width: int) -> z
     holds, and its terms are exact at this width."""
     c = compile_bv(relation, {"n": a, "m": b}, width)
     return z3.And(z3.ULT(b, a), c.term, all_of(list(c.guards)))
+
+
+def heap_moves_each(
+    views: Sequence[HeapMoves], a: Sequence[z3.ExprRef], b: Sequence[z3.ExprRef], width: int
+) -> list[z3.BoolRef]:
+    """``a[i] -> b[i]`` is a move of the rule ``views[i]``, for every heap ``i``, in one call:
+    each distinct relation is compiled once, on fresh variables, and instantiated for each
+    heap by substitution (the same terms :func:`heap_move` builds heap by heap)."""
+    compiled: dict[int, tuple[z3.ExprRef, z3.ExprRef, z3.BoolRef]] = {}
+    out = []
+    for hm, x, y in zip(views, a, b, strict=True):
+        if hm.relation is None or hm.takes is not None:
+            out.append(heap_move(hm, x, y, width))
+            continue
+        key = id(hm.relation)
+        if key not in compiled:
+            n, m = z3.BitVecs(f"rel{len(compiled)}_n rel{len(compiled)}_m", width)
+            compiled[key] = (n, m, relation_move(hm.relation, n, m, width))
+        n, m, move = compiled[key]
+        out.append(z3.substitute(move, (n, x), (m, y)))
+    return out
 
 
 def heap_move(hm: HeapMoves, a: z3.ExprRef, b: z3.ExprRef, width: int) -> z3.BoolRef:

@@ -24,13 +24,13 @@ from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.games import Game, HeapGame, MoveDescription, StairToStair, UpToKHeaps
 from nimproof.provers import recheck, settle, witnesses
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.moves import heap_moves, is_move
+from nimproof.provers.moves import HeapMoves, heap_moves, is_move
 from nimproof.provers.settle import Candidate, candidate
 from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import (
     SHRINK_ROUNDS,
     Found,
-    heap_move,
+    heap_moves_each,
     note,
     require_quantifier_width,
 )
@@ -132,22 +132,19 @@ def _staircase_game(game: Game, h: int) -> MultiGame:
 
 def _sum_game(game: Game, components: list[HeapGame], h: int, width: int) -> MultiGame:
     """A sum of non-splitting heap rules: a move changes exactly one heap by its rule."""
-    views = []
+    by_spec: dict[str, HeapMoves] = {}  # each distinct rule's solver view, asked once
     for comp in components:
-        hm = heap_moves(comp)
-        if hm is None:
-            raise Unsupported(f"{comp.spec} has no symbolic move rule")
-        views.append(hm)
+        if comp.spec not in by_spec:
+            hm = heap_moves(comp)
+            if hm is None:
+                raise Unsupported(f"{comp.spec} has no symbolic move rule")
+            by_spec[comp.spec] = hm
+    views = [by_spec[comp.spec] for comp in components]
 
     def sum_move(p: Position, q: Position) -> z3.BoolRef:
+        moves = heap_moves_each(views, p, q, width)
         return z3.Or(
-            *[
-                z3.And(
-                    heap_move(views[i], p[i], q[i], width),
-                    *[q[j] == p[j] for j in range(h) if j != i],
-                )
-                for i in range(h)
-            ]
+            *[z3.And(moves[i], *[q[j] == p[j] for j in range(h) if j != i]) for i in range(h)]
         )
 
     def sum_terminal(p: Position) -> z3.BoolRef:
