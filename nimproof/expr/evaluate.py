@@ -27,7 +27,7 @@ undefined; it raises :class:`EvalError` when int64 arithmetic would overflow
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,18 @@ def evaluate(node: nodes.Node, env: Env) -> Scalar:
     Raises :class:`EvalError` where the formula is undefined.
     """
     return _EXACT.walk(node, env)
+
+
+def evaluate_each(node: nodes.Node, envs: Sequence[Env]) -> list[Scalar | EvalError]:
+    """:func:`evaluate` at each of ``envs``, in one call (a re-check's batch of positions):
+    each exact value, or the :class:`EvalError` where the formula is undefined there."""
+    out: list[Scalar | EvalError] = []
+    for env in envs:
+        try:
+            out.append(_EXACT.walk(node, env))
+        except EvalError as exc:
+            out.append(exc)
+    return out
 
 
 class _Exact(Walker[Scalar]):

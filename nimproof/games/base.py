@@ -754,6 +754,14 @@ class HeapGame(Game):
         for parts in self.options(n):
             yield parts[0] if parts else 0
 
+    def target_list(self, n: int) -> list[int]:
+        """:meth:`heap_targets` listed in one call: ascending, each heap size once."""
+        return sorted(set(self.heap_targets(n)))
+
+    def heap_terminal(self, n: int) -> bool:
+        """True when a heap of ``n`` has no move (a game that never splits)."""
+        return next(iter(self.heap_targets(n)), None) is None
+
 
 class MultiHeapGame(Game):
     """A game on a fixed number of heaps that is not a disjunctive sum.

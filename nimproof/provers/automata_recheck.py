@@ -92,9 +92,9 @@ def _terminal(ctx: ClaimContext, p: Any) -> bool:
     if ctx.one_heap:
         base = ctx.heap_game
         assert base is not None
-        return next(iter(base.heap_targets(int(p))), None) is None
+        return base.heap_terminal(int(p))
     assert ctx.game is not None
-    return next(iter(ctx.game.moves(ctx.game.position(p))), None) is None
+    return ctx.game.is_terminal(ctx.game.position(p))
 
 
 def _p(ctx: ClaimContext, ob: str, x: tuple[int, ...], y: tuple[int, ...]) -> Recheck:

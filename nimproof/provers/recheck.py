@@ -39,6 +39,7 @@ from nimproof.engines import reference
 from nimproof.engines.heap import misere_split_limit
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
+from nimproof.expr.evaluate import evaluate_each
 from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
@@ -54,6 +55,30 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
     assert ctx.formula is not None
     if ctx.recursive:
         return value_at(ctx.formula, int(position), ctx.params)
+    env = _env(ctx, position)
+    if extra:
+        env.update(extra)
+    return evaluate(ctx.formula, env)
+
+
+def formulas_at(ctx: ClaimContext, positions: Sequence[Any]) -> list[Any]:
+    """:func:`formula_at` at each of ``positions``, in one exact evaluation
+    (:func:`nimproof.expr.evaluate.evaluate_each`): each value, or the :class:`EvalError`
+    where the formula is undefined."""
+    assert ctx.formula is not None
+    if ctx.recursive:
+        out: list[Any] = []
+        for position in positions:
+            try:
+                out.append(value_at(ctx.formula, int(position), ctx.params))
+            except EvalError as exc:
+                out.append(exc)
+        return out
+    return evaluate_each(ctx.formula, [_env(ctx, position) for position in positions])
+
+
+def _env(ctx: ClaimContext, position: Any) -> dict[str, Any]:
+    """The names the claim's formula reads at ``position``: its parameters and the position."""
     env: dict[str, Any] = dict(ctx.params)
     if ctx.one_heap:
         env["n"] = int(position)
@@ -61,9 +86,7 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
         env.update(position)
     else:
         env["h"] = tuple(int(x) for x in position)
-    if extra:
-        env.update(extra)
-    return evaluate(ctx.formula, env)
+    return env
 
 
 def table_mismatch(table: Sequence[int] | np.ndarray, ref: Sequence[int]) -> int | None:
@@ -253,13 +276,8 @@ def truth_at(ctx: ClaimContext, position: Any) -> tuple[Any, int, str] | None:
 
 def claims_at(ctx: ClaimContext, positions: Sequence[Any]) -> dict[Any, Any]:
     """The claim's exact value at each of ``positions`` where it is defined."""
-    out: dict[Any, Any] = {}
-    for position in positions:
-        try:
-            out[position] = formula_at(ctx, position)
-        except EvalError:
-            continue
-    return out
+    values = formulas_at(ctx, positions)
+    return {p: v for p, v in zip(positions, values, strict=True) if not isinstance(v, EvalError)}
 
 
 # ---------------------------------------------------------------------------

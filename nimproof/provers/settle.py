@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import Any, Literal
@@ -546,7 +546,7 @@ def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
     base = ctx.heap_game
     if base is None or base.splits or (not _few_targets(base.moves_spec) and n > 5000):
         return None
-    targets = sorted(set(base.heap_targets(n)))
+    targets = base.target_list(n)
     values = {m: int(v) for m, v in rc.claims_at(ctx, targets).items()}
     same = [m for m, v in values.items() if v == claimed]
     if same:
@@ -667,9 +667,9 @@ def terminal_misvalued(
     if ctx.one_heap:
         base = ctx.heap_game
         assert base is not None
-        terminal = next(iter(base.heap_targets(int(x))), None) is None
+        terminal = base.heap_terminal(int(x))
     else:
-        terminal = next(iter(game.moves(game.position(tuple(x)))), None) is None
+        terminal = game.is_terminal(game.position(tuple(x)))
     if not (game.misere and terminal) or not _is_wrong(ctx, claimed, 1):
         return None
     cx = _value_mismatch(ctx, x, claimed, 1, "exact evaluation: a terminal misère position")
@@ -683,25 +683,25 @@ def no_move_reaches(
     None) or values ``value``, decided by listing the moves and evaluating the claim at
     each, or by z3 on the concrete position when they are too many; None when some move
     does or it cannot be decided."""
-    if value is None:
-        goal: Callable[[Any], bool] = lambda q: bool(rc.formula_at(ctx, q))  # noqa: E731
-    else:
-        goal = lambda q: int(rc.formula_at(ctx, q)) == value  # noqa: E731
     options = _few_options(ctx, x)
     if options is not None:
-        for i, q in enumerate(options):
-            dl.every(ctx.deadline, 1024, i, "re-checking the moves of a counterexample")
-            try:
-                if goal(q):
+        for start in range(0, len(options), _CHUNK):
+            dl.check(ctx.deadline, "re-checking the moves of a counterexample")
+            # the claim at a batch of moves in one evaluation (undefined ones reach nothing)
+            for v in rc.formulas_at(ctx, options[start : start + _CHUNK]):
+                if not isinstance(v, EvalError) and (bool(v) if value is None else int(v) == value):
                     return None
-            except EvalError:
-                continue
         how = "exact evaluation of the claim at every move (the family's move definition)"
     elif _z3_no_move(ctx, x, value):
         how = "z3 on the concrete position (no legal move reaches the claimed target)"
     else:
         return None
     return _confirmed(Counterexample(x, "condition-2", text, claimed), how)
+
+
+#: Moves whose claimed values :func:`no_move_reaches` asks in one evaluation (the deadline is
+#: checked between batches).
+_CHUNK = 1024
 
 
 def _few_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
@@ -712,7 +712,7 @@ def _few_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
     if ctx.one_heap:
         base = ctx.heap_game
         assert base is not None
-        return sorted(set(base.heap_targets(int(p))))
+        return base.target_list(int(p))
     assert ctx.game is not None
     if move_count_bound(ctx.game, tuple(p)) > ENUMERATE_MOVES:
         return None  # Moore's Nim: lowering two heaps of 1000 is already a million moves

@@ -164,3 +164,18 @@ def test_vectorised_evaluation_agrees_with_scalar_evaluation(
             continue
         assert not undefined[i], (text, env)
         assert values[i] == expected, (text, env, values[i], expected)
+
+
+def test_evaluate_each_is_evaluate_at_each_position() -> None:
+    """The batch entry point gives what one evaluation per position gives, errors included."""
+    from nimproof.expr.evaluate import evaluate_each  # the module's batch entry point
+
+    node = parse("12 // (n - 3) + (n >> 1)", scalars=("n",))
+    envs = [{"n": n} for n in range(8)]
+    out = evaluate_each(node, envs)
+    for env, got in zip(envs, out, strict=True):
+        try:
+            assert got == evaluate(node, env)
+        except EvalError:
+            assert isinstance(got, EvalError)
+    assert isinstance(out[3], EvalError) and out[4] == 14

@@ -138,3 +138,14 @@ def test_issue_18_misere_nim_is_refuted_at_the_exact_wrong_position() -> None:
     assert "Bouton's misère theorem" in cx["recheck"]
     assert "claim says not a P-position" in cx["explanation"]
     assert "P-position" in cx["explanation"].split("but", 1)[1]
+
+
+def test_a_heap_games_listed_targets_are_its_moves() -> None:
+    """``target_list`` and ``heap_terminal`` (one call each) agree with ``heap_targets``."""
+    from nimproof.games import parse_spec
+
+    for spec in ("subtraction:2,3", "nim", "half", "knim:3"):
+        game = parse_spec(spec)
+        for n in range(12):
+            assert game.target_list(n) == sorted(set(game.heap_targets(n)))
+            assert game.heap_terminal(n) == (not list(game.heap_targets(n)))
