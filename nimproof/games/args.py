@@ -42,3 +42,25 @@ def parse_int(text: str, what: str, *, low: int = 0, high: int = 10**9) -> int:
     if not low <= value <= high:
         raise SpecError(f"{what} must be between {low} and {high}, got {value}")
     return value
+
+
+def parse_number_list(text: str, what: str, *, high: int) -> tuple[int, ...]:
+    """Parse ``1,3,4`` or ``1..5`` (or a mix: ``1..3,7``) into integers in ``[1, high]``
+    (at most 10,000 of them), in one call."""
+    values: list[int] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if ".." in part:
+            lo_s, _, hi_s = part.partition("..")
+            lo = parse_int(lo_s, what, low=1, high=high)
+            hi = parse_int(hi_s, what, low=1, high=high)
+            if hi < lo:
+                raise SpecError(f"empty range {part!r} in {what}")
+            if hi - lo > 10_000:
+                raise SpecError(f"range {part!r} in {what} is too long")
+            values.extend(range(lo, hi + 1))
+        else:
+            values.append(parse_int(part, what, low=1, high=high))
+    if len(values) > 10_000:
+        raise SpecError(f"{what} has more than 10000 members")
+    return tuple(values)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from nimproof.errors import SpecError
-from nimproof.games.args import need_args, no_args, parse_int
+from nimproof.games.args import need_args, no_args, parse_int, parse_number_list
 from nimproof.games.base import (
     FiniteTakes,
     HeapGame,
@@ -134,27 +134,6 @@ class InfiniteSubtraction(HeapGame):
                 yield (n - t,)
 
 
-def parse_number_list(text: str, what: str) -> tuple[int, ...]:
-    """Parse ``1,3,4`` or ``1..5`` (or a mix: ``1..3,7``) into positive integers."""
-    values: list[int] = []
-    for raw in text.split(","):
-        part = raw.strip()
-        if ".." in part:
-            lo_s, _, hi_s = part.partition("..")
-            lo = parse_int(lo_s, what, low=1, high=MAX_TAKE)
-            hi = parse_int(hi_s, what, low=1, high=MAX_TAKE)
-            if hi < lo:
-                raise SpecError(f"empty range {part!r} in {what}")
-            if hi - lo > 10_000:
-                raise SpecError(f"range {part!r} in {what} is too long")
-            values.extend(range(lo, hi + 1))
-        else:
-            values.append(parse_int(part, what, low=1, high=MAX_TAKE))
-    if len(values) > 10_000:
-        raise SpecError(f"{what} has more than 10000 members")
-    return tuple(values)
-
-
 @family("nim", "one heap; a move takes any number of tokens (at least one)", "nim")
 def _nim(args: str | None) -> Nim:
     no_args("nim", args)
@@ -179,9 +158,11 @@ def _subtraction(args: str | None) -> HeapGame:
         k = parse_int(text.partition(":")[2], "the modulus of multiples-of", low=1, high=MAX_TAKE)
         return InfiniteSubtraction("multiples-of", modulus=k)
     if text.startswith("all-but:"):
-        excluded = tuple(sorted(set(parse_number_list(text.partition(":")[2], "all-but"))))
+        excluded = tuple(
+            sorted(set(parse_number_list(text.partition(":")[2], "all-but", high=MAX_TAKE)))
+        )
         return InfiniteSubtraction("all-but", excluded=excluded)
-    return Subtraction(parse_number_list(text, "the subtraction set"))
+    return Subtraction(parse_number_list(text, "the subtraction set", high=MAX_TAKE))
 
 
 @family(

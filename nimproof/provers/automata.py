@@ -576,10 +576,10 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     counterexample), and a counterexample is re-checked once
     (:func:`nimproof.provers.automata_recheck.recheck`)."""
     t0 = time.monotonic()
-    if not mona.available():
-        return MethodResult(NAME, "unknown", detail=mona.MISSING)
     rule = automata_parts.part_moves(ctx.game)
     if rule is not None:  # rules that leave several heaps: their own obligations
+        if not mona.available():
+            return MethodResult(NAME, "unknown", detail=mona.MISSING)
         return automata_parts.run(ctx, rule, options, NAME)
     try:
         p = _plan(ctx, str(options.get("numeration", "auto")))
@@ -594,6 +594,8 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     # the shrinking is done on MONA's side: the re-check never calls back up
     shrink = (tuple(p.free), ("w", "rule-guard"))
     decision = mona.decide(p.header, p.obligations, p.numeration.numbers, limits, shrink, stats)
+    if decision.missing:
+        return MethodResult(NAME, "unknown", detail=mona.MISSING)
     name, answer = decision.failed, decision.answer
     if name is not None:
         if answer is None:

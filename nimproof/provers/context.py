@@ -50,6 +50,9 @@ class ClaimContext:
     deadline: float = field(default=0.0)
     #: True for a one-heap Grundy formula that reads earlier values as ``g[i]``.
     recursive: bool = False
+    #: What the re-checks computed once for this claim (:mod:`nimproof.provers.recheck`: the
+    #: formula's exact value at a position, a sum's components), keyed by what it depends on.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def heaps(self) -> int | None:

@@ -279,6 +279,8 @@ class Decision:
     failed: str | None = None
     answer: MonaAnswer | None = None
     assignment: dict[str, int] = field(default_factory=dict)
+    #: True when no ``mona`` executable is installed (nothing was run).
+    missing: bool = False
 
 
 #: Bisection of a counterexample's largest heap: at most this many extra MONA runs and seconds.
@@ -300,9 +302,12 @@ def decide(
     fields of :class:`Job` (``limits``: seconds per obligation, memory, deadline;
     ``shrink``: the free variables, the obligations not shrunk). ``stats`` gains
     ``mona_runs`` and ``mona_seconds``. A syntax error (an internal error of the caller's
-    compiler) raises ``RuntimeError``."""
+    compiler) raises ``RuntimeError``. No ``mona`` installed: ``missing``, nothing run."""
     job = Job(header, obligations, numbers, *limits, *shrink)
     out = Decision()
+    if not available():
+        out.missing = True
+        return out
     for ob in job.obligations:
         left = min(job.timeout, _left(job))
         if left <= 0.05:

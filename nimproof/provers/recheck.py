@@ -58,7 +58,25 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
     env = _env(ctx, position)
     if extra:
         env.update(extra)
-    return evaluate(ctx.formula, env)
+    # the same position is asked by the method's re-check and by settle: evaluated once (the
+    # entry holds the formula itself, so its id cannot name another formula while it is kept)
+    key = (id(ctx.formula), tuple(sorted(env.items())))
+    formula, hit = ctx.memo.get(key, (None, _MISS))
+    if formula is not ctx.formula:
+        try:
+            hit = evaluate(ctx.formula, env)
+        except EvalError as exc:
+            hit = exc
+        if len(ctx.memo) < MEMO_SIZE:
+            ctx.memo[key] = (ctx.formula, hit)
+    if isinstance(hit, EvalError):
+        raise hit
+    return hit
+
+
+#: Most values :func:`formula_at` keeps for one claim (a method's random positions are many).
+MEMO_SIZE = 10_000
+_MISS = object()
 
 
 def formulas_at(ctx: ClaimContext, positions: Sequence[Any]) -> list[Any]:
@@ -225,7 +243,11 @@ def sum_components(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """The one-heap rules whose sum the claim's game is (heap ``i`` of rule ``i``), if it is one."""
     if ctx.game is None:
         return None
-    comps = ctx.game.moves_spec.parts(ctx.game, h)
+    key = ("components", id(ctx.game), h)
+    game, comps = ctx.memo.get(key, (None, None))
+    if game is not ctx.game:  # the entry holds the game: its id names no other game meanwhile
+        comps = ctx.game.moves_spec.parts(ctx.game, h)
+        ctx.memo[key] = (ctx.game, comps)
     return None if comps is None else list(comps)
 
 

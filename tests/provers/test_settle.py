@@ -149,3 +149,24 @@ def test_a_heap_games_listed_targets_are_its_moves() -> None:
         for n in range(12):
             assert game.target_list(n) == sorted(set(game.heap_targets(n)))
             assert game.heap_terminal(n) == (not list(game.heap_targets(n)))
+
+
+def test_formula_values_kept_for_a_claim_are_its_formulas_own() -> None:
+    """``formula_at`` keeps each value once per claim, but a variant with another formula
+    (sharing the kept values) gets its own, and an undefined point stays undefined."""
+    import dataclasses
+
+    from nimproof.api import check_claim
+    from nimproof.errors import EvalError
+    from nimproof.expr import parse
+    from nimproof.provers import prepare
+
+    ctx = prepare(check_claim("subtraction:1,2", grundy="6 // (n - 3)"))
+    assert recheck.formula_at(ctx, 5) == 3 == recheck.formula_at(ctx, 5)
+    for _ in range(2):
+        with pytest.raises(EvalError):
+            recheck.formula_at(ctx, 3)
+    other = dataclasses.replace(ctx, formula=parse("n % 3", scalars=("n",)))
+    assert other.memo is ctx.memo
+    assert recheck.formula_at(other, 5) == 2 and recheck.formula_at(other, 3) == 0
+    assert recheck.formula_at(ctx, 5) == 3
