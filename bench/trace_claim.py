@@ -1,4 +1,4 @@
-"""Follow one claim from ``verify_claim`` to its verdict: the modules it visits and its bounces.
+"""Follow one claim from ``verify_claim`` to its verdict: the modules it enters, how often.
 
 Issue 21 asks that following one claim, each module is entered once, in the
 order of the layers. This tool decides one claim in-process (what the worker
@@ -6,11 +6,23 @@ of :func:`nimproof.provers.isolate.decide` runs) under ``sys.setprofile`` and
 counts, over the package's own modules (``nimproof.*``):
 
 * ``modules``: the distinct modules that ran code for the claim;
+* ``entries``: for each module, how often control passed into it from another
+  module (a call whose innermost caller of the package is in a different
+  module; the first entry, from outside, counts too). A module entered once is
+  what the issue asks; ``entered_more_than_once`` counts the modules entered
+  more often, ``max_entries`` the most entries of one module and
+  ``repeated_entries`` all entries beyond the first of each. A generator of
+  one module consumed by another enters its module at every item (its frame
+  is called again), and is counted so. ``--verbose`` lists the modules entered
+  more than once and every (caller function -> callee function) site of their
+  entries;
 * ``returns``: how often control comes back to a module it had already left
   (by a call or a return: ``A -> B -> A`` counts once), over the sequence of
   modules the running code is in; ``provers``: the same over the modules of
-  ``nimproof.provers`` and ``nimproof.engines`` only. ``--verbose`` lists the
-  most frequent (module left, module returned to) pairs;
+  ``nimproof.provers`` and ``nimproof.engines`` only. With ordinary calls, a
+  flow in which every module is entered once still has returns (each callee
+  returns to its caller): the entries are the measure of "once", the returns
+  a second view;
 * ``upward``: calls into a module that already has a frame lower on the stack,
   below a frame of another module (a call back up the layers), and ``edges``
   the distinct (caller, callee) pairs of such calls.
@@ -24,43 +36,89 @@ Two choices of the measure, and why:
   formula's node records (``expr.nodes``: constructors and ``children()``).
   None of them calls into another module or decides anything. The formula
   *evaluator* and the compilers (``expr.evaluate``, ``expr.to_z3``,
-  ``expr.to_ws1s``) are not data: calling them once per position is counted.
+  ``expr.to_ws1s``) are not data: calling them once per position is counted,
+  and so are the games' move-description records of ``games.base`` (their
+  methods answer questions about the rule), whose constructors count as
+  entries too.
 * **Inherited methods**: a method a class inherits from a base class in
   another module runs for the object's own module (the walker's ``walk``
   dispatching to a back end's handlers is the back end walking its own tree;
   a game family's inherited ``moves`` is the family's). Counting it in the
   base's module made every visitor and every game look like a call back up.
 
-What produced the bounces (the three claims below, on ``main`` at 7fd3c13:
-575, 1595 and 378 returns; 29, 152 and 28 calls back up), and what changed:
+Figures (three claims; "before" is ``main`` at f7cebd4 measured by this tool,
+``--package``; both at load about 2 on two cores, the figures do not depend
+on it):
 
-* calls back up, after the two choices above, were four real ones, now gone:
-  a family's parser called back into the registry for its shared argument
-  checks (now ``games/args.py``, below the registry) and, for ``misere:`` and
-  ``sum:``, to parse its component games (the registry now parses them and
-  hands the games over: ``registry.of_games``); the automata method handed
-  its re-check a callback into itself to shrink MONA's counterexample (the
-  method now shrinks first, then asks the re-check);
-* most of the returns were record reads (the claim's kind asked on every
-  decision) and visitor dispatch, which the two choices above no longer count;
-* the rest are repeated downward calls into a library layer, each one listed
-  by ``--verbose``: the automata method compiles each obligation through
-  ``expr.to_ws1s`` and runs MONA once per obligation and once per shrinking
-  round (the bisection's bound was compiled once per variable a round, now once
-  a round: 657 -> about 510 returns on the far claim); ``games.heap`` asked
-  for its move description (``moves_spec`` builds a ``games.base`` record
-  each time) by ``settle``, ``recheck`` and the methods; ``expr.to_ws1s`` and
-  ``expr.to_z3`` folding constants by exact evaluation; the pipeline asking
-  the registry (``methods``) for each method's module. They are downward
-  calls (no call back up) but each costs two returns; removing them needs
-  each obligation set compiled and decided in one call, which is not done.
+===========================  =======  =======  ===========  ===========  ==========
+claim                        modules  returns  entered > 1  max entries  repeated
+===========================  =======  =======  ===========  ===========  ==========
+refuted one-heap, before     25       226      11           42           104
+refuted one-heap, after      25       60       8            6            21
+refuted far, before          31       ~515     17           49           248
+refuted far, after           31       110      11           12           43
+proved, before               23       133      9            18           58
+proved, after                22       32       5            4            8
+===========================  =======  =======  ===========  ===========  ==========
+
+(The far claim's returns before varied from 510 to 520 with the number of
+MONA shrinking rounds, which depended on time; those runs now happen inside
+``provers.mona``.) No call goes back up, before or after. What changed:
+
+* a game builds its move description (``moves_spec``) and its normal-play game
+  once (cached), not at every read: ``games.heap`` was entered 42 times on the
+  one-heap claim, ``games.base`` 49 times on the far one;
+* the pipeline asks the registry once per claim (``methods.load_all``), not
+  once per method;
+* the automata method compiles the claim and its game's move relations in one
+  call (``expr.to_ws1s.compile_all``; the move structure is built once, the
+  distinct relations each compiled once), and hands every obligation to MONA
+  in one call (``provers.mona.decide``, which runs them in order, falls back
+  from split obligations and shrinks a counterexample inside the module, with
+  the numeration's place values as data): ``provers.mona`` went from 25 entries
+  to 1 on the far claim, ``expr.to_ws1s`` from 33 to 1;
+* the compilers take a literal as its own value (no exact evaluation of a
+  ``Const``); the z3 encoding of a sum of heap rules compiles each distinct
+  rule once and instantiates it per heap;
+* re-checks evaluate a batch of positions in one call
+  (``expr.evaluate.evaluate_each`` through ``recheck.formulas_at``), list a
+  heap's moves in one call (``target_list``, ``heap_terminal``) instead of
+  resuming a generator per move, and keep the claim's value at a position and a
+  sum's components once per claim (``ClaimContext.memo``);
+* a family's argument list is parsed in one call (``games.args.parse_number_list``).
+
+What is still entered more than once (``--verbose`` names each site), and why
+it is left:
+
+* ``games.base``/``games.heap``/``games.misere`` (up to 12 entries on the far
+  claim): each layer asks the game its own question (its heap count when the
+  claim is prepared, its parts and relation text for the automata, its moves
+  at a concrete position for the re-check, its components for Sprague-Grundy).
+  Answering them all at once needs one description of the game computed when
+  the claim is prepared and passed to every method: a change of every
+  method's inputs, not done in this session;
+* ``provers.recheck``/``provers.settle``/``expr.evaluate`` (up to 9, 3 and 6):
+  the automata method's re-check decides which local condition failed, asks
+  ``settle`` to confirm it, then to name the smallest wrong position, and
+  ``settle`` then names the wrong position of the result once more; each step
+  depends on the last one's answer (the options of a position, then the truth
+  at the one found). One call would mean the method returning an unconfirmed
+  candidate and ``settle`` doing every step; that changes which position a
+  refutation names and was judged too risky for the soundness of the re-check
+  in the time left;
+* ``expr.parser`` (2 to 4): the claim's formula is parsed when the claim is
+  prepared, a rule's relation when a method compiles it;
+* ``provers.automata`` (2): asked whether it applies to the claim when the plan
+  is made, then run;
+* ``games.args`` (2): a family's parser checks its argument is there, then
+  parses the list.
 
 Run it on any checkout of the package, for example the lead's ``main`` without
-touching it (``PYTHONPATH=/work/main python bench/trace_claim.py``); ``--json``
+touching it (``python bench/trace_claim.py --package /work/main``); ``--json``
 prints the figures as JSON. The three claims are a refuted one-heap claim, a
 refuted multi-heap claim found far away (issue 18's misère Nim example) and a
-proved claim. ``tests/test_trace_claim.py`` holds them to no call back up and
-to the returns reached.
+proved claim. ``tests/test_trace_claim.py`` holds them to no call back up, to
+the entries and to the returns reached.
 """
 
 from __future__ import annotations
@@ -164,6 +222,7 @@ class Trace:
             "returns_by_pair": {f"{a} -> {b}": n for (a, b), n in self.pairs.most_common(_SHOWN)},
             "entered_more_than_once": len(again),
             "max_entries": max(self.entries.values(), default=0),
+            "repeated_entries": sum(n - 1 for n in again.values()),
             "entries": dict(again),
             "entry_sites": {
                 f"{a} -> {b}": n
@@ -223,11 +282,27 @@ def trace(game: str, options: dict[str, Any]) -> tuple[str, Trace, float]:
     return verdict.status, t, time.perf_counter() - t0
 
 
+def _use_package(checkout: str) -> None:
+    """Import ``nimproof`` from ``checkout``: an editable install's import hook would
+    otherwise win over ``PYTHONPATH``, so it is dropped for this process."""
+    sys.meta_path[:] = [
+        f for f in sys.meta_path if "editable" not in str(getattr(f, "__module__", "")).lower()
+    ]
+    sys.path.insert(0, checkout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--verbose", action="store_true", help="list the upward calls")
+    parser.add_argument(
+        "--verbose", action="store_true", help="list the upward calls, returns and entries"
+    )
+    parser.add_argument(
+        "--package", metavar="DIR", help="trace the nimproof package of this checkout instead"
+    )
     args = parser.parse_args(argv)
+    if args.package:
+        _use_package(args.package)
     import nimproof  # lazy: idem
 
     out: dict[str, Any] = {"package": nimproof.__file__, "claims": {}}
@@ -240,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label:26} {status:8} modules {row['modules']:3}  returns to a module already "
                 f"left {row['returns']:6} (provers/engines {row['provers']:5})  calls back up "
                 f"{row['upward_calls']:4} ({row['edges']} distinct caller -> callee)  modules "
-                f"entered more than once {row['entered_more_than_once']:3} (most {row['max_entries']})"
+                f"entered more than once {row['entered_more_than_once']:3} (most "
+                f"{row['max_entries']}, repeated entries {row['repeated_entries']})"
             )
             if args.verbose:
                 for edge in row["upward"]:
