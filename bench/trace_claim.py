@@ -54,11 +54,11 @@ on it):
 claim                        modules  returns  entered > 1  max entries  repeated
 ===========================  =======  =======  ===========  ===========  ==========
 refuted one-heap, before     25       226      11           42           104
-refuted one-heap, after      25       60       8            6            21
+refuted one-heap, after      25       58       8            6            20
 refuted far, before          31       ~515     17           49           248
-refuted far, after           31       110      11           12           43
+refuted far, after           31       108      11           11           42
 proved, before               23       133      9            18           58
-proved, after                22       32       5            4            8
+proved, after                22       30       5            3            7
 ===========================  =======  =======  ===========  ===========  ==========
 
 (The far claim's returns before varied from 510 to 520 with the number of
@@ -85,12 +85,13 @@ MONA shrinking rounds, which depended on time; those runs now happen inside
   heap's moves in one call (``target_list``, ``heap_terminal``) instead of
   resuming a generator per move, and keep the claim's value at a position and a
   sum's components once per claim (``ClaimContext.memo``);
-* a family's argument list is parsed in one call (``games.args.parse_number_list``).
+* a family's argument list is parsed in one call (``games.args.parse_number_list``),
+  and a sum's relation texts are asked in one call (``heap_formulas``).
 
 What is still entered more than once (``--verbose`` names each site), and why
 it is left:
 
-* ``games.base``/``games.heap``/``games.misere`` (up to 12 entries on the far
+* ``games.base``/``games.heap``/``games.misere`` (up to 11 entries on the far
   claim): each layer asks the game its own question (its heap count when the
   claim is prepared, its parts and relation text for the automata, its moves
   at a concrete position for the re-check, its components for Sprague-Grundy).

@@ -20,13 +20,13 @@ import pytest
 from bench import trace_claim
 
 #: label -> (expected status, most returns, most modules entered more than once, most
-#: entries of one module, most repeated entries). Measured: 60 / 8 / 6 / 21, 110 / 11 / 12 /
-#: 43 and 32 / 5 / 4 / 8 (before: 226 / 11 / 42 / 104, about 515 / 17 / 49 / 248 and
+#: entries of one module, most repeated entries). Measured: 58 / 8 / 6 / 20, 108 / 11 / 11 /
+#: 42 and 30 / 5 / 3 / 7 (before: 226 / 11 / 42 / 104, about 515 / 17 / 49 / 248 and
 #: 133 / 9 / 18 / 58).
 EXPECTED = {
-    "refuted one-heap": ("refuted", 66, 8, 6, 21),
-    "refuted multi-heap (far)": ("refuted", 121, 11, 12, 43),
-    "proved": ("proved", 35, 5, 4, 8),
+    "refuted one-heap": ("refuted", 64, 8, 6, 20),
+    "refuted multi-heap (far)": ("refuted", 119, 11, 11, 42),
+    "proved": ("proved", 33, 5, 3, 7),
 }
 
 

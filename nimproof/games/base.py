@@ -202,6 +202,19 @@ class MoveDescription:
         base = game.normal
         return (base,) * heaps if isinstance(base, HeapGame) else None
 
+    def heap_formulas(self, game: Game, heaps: int) -> tuple[str, ...] | None:
+        """The relation text (:meth:`heap_formula`) of each heap's rule when a position of
+        ``heaps`` heaps is a sum of one-heap rules (:meth:`parts`), asked once per distinct
+        rule, all in one call; None when it is not such a sum."""
+        comps = self.parts(game, heaps)
+        if comps is None:
+            return None
+        texts: dict[str, str] = {}
+        for comp in comps:
+            if comp.spec not in texts:
+                texts[comp.spec] = comp.moves_spec.heap_formula()
+        return tuple(texts[comp.spec] for comp in comps)
+
     def position_formula(self, heaps: int) -> str:
         """Several heaps: a formula in the heaps before (``h``) and after (``k``) that holds
         exactly on the moves ``h -> k``; raises :class:`NotAFormula` when there is none."""

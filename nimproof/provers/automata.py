@@ -180,15 +180,11 @@ def _draft(game: Game, heaps: int, num: Numeration) -> _Draft:
 def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _Draft:
     """A sum of one-heap rules (each heap's relation in ``n``, ``m``) or a relation over the
     whole position (``h``, ``k``)."""
-    comps = spec.parts(game, heaps)
-    if comps is None:
+    texts = spec.heap_formulas(game, heaps)  # each heap's relation, in one call
+    if texts is None:
         return _relation_shape(spec, heaps)
-    texts: dict[str, str] = {}  # a component's spec -> its relation text, asked once
-    for comp in comps:
-        if comp.spec not in texts:
-            texts[comp.spec] = comp.moves_spec.heap_formula()
     defined: dict[str, str] = {}  # relation text -> predicate name
-    for rel in texts.values():
+    for rel in texts:
         defined.setdefault(rel, f"hm{len(defined)}")
 
     def finish(compiled: list[Compiled]) -> MoveShape:
@@ -198,7 +194,7 @@ def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _D
             preds.append(f"pred {name}(var2 N, var2 M) = (valid(M) & lt(M, N) & {c.formula});\n")
             if c.guard != "true":
                 guards.append(f"var2 N, M;\n(lt(M, N) => {c.guard})")
-        names = tuple(defined[texts[comp.spec]] for comp in comps)
+        names = tuple(defined[rel] for rel in texts)
         return MoveShape("heaps", names, "".join(preds), tuple(guards))
 
     requests: list[Request] = [(rel, {"n": "N", "m": "M"}, None) for rel in defined]
