@@ -70,7 +70,8 @@ def run_method(
     """Run one registered method on a prepared claim, its candidate counterexample settled.
 
     ``methods``: the registry's answer (:func:`nimproof.methods.load_all`) when the
-    caller already has it (:func:`verify_claim` asks once per claim); else it is asked.
+    caller already has it (:func:`verify_claim` asks once per claim); else it is asked
+    for this method.
 
     Never raises: a method that fails internally gives an ``unknown`` result
     naming the error and where it happened; one that reaches the claim's
@@ -80,7 +81,7 @@ def run_method(
     as an unconfirmed candidate that keeps the claim from being proved.
     """
     start = time.monotonic()
-    method = (methods or load_all())[name]
+    method = (methods or load_all([name]))[name]
     if ctx.recursive and name != "exhaustive":
         detail = "a recursive definition (g[...]) is checked by the exhaustive method only"
         return MethodResult(name, "unknown", detail=detail)
@@ -123,7 +124,7 @@ def default_methods(
     :func:`run_method`.
     """
     out = []
-    for name, loaded in (methods or load_all()).items():
+    for name, loaded in (methods or load_all(ALL_SCOPE)).items():
         if loaded.method.reaches != "all" or name == "reference":
             continue
         if loaded.applies is not None and loaded.applies(ctx):
@@ -135,19 +136,27 @@ def method_plan(
     ctx: ClaimContext,
     only_named: bool = False,
     methods: Mapping[str, LoadedMethod] | None = None,
+    checks: dict[str, dict[str, Any]] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """The methods to run for ``ctx``: its checks plus the default strong ones, strongest first.
 
     With ``only_named`` exactly the methods the claim's checks name run (no
-    default method is added). ``methods``: as in :func:`run_method`.
+    default method is added). ``methods``: as in :func:`run_method` (at least the
+    checks and the all-positions methods); ``checks``: :func:`checks_for` when the caller
+    has it.
     """
-    methods = methods or load_all()
-    checks = checks_for(ctx)
+    checks = checks_for(ctx) if checks is None else checks
+    methods = methods or load_all(_wanted(checks))
     extra = () if only_named else default_methods(ctx, methods)
     plan = [(name, checks.get(name, {})) for name in ORDER if name in checks or name in extra]
     if _loopy(ctx) and not only_named:
         plan = [(name, opts) for name, opts in plan if methods[name].method.loopy]
     return plan
+
+
+def _wanted(checks: Mapping[str, Any]) -> set[str]:
+    """The methods a claim with these checks may run: its checks and the all-positions ones."""
+    return set(checks) | set(ALL_SCOPE)
 
 
 def _loopy(ctx: ClaimContext) -> bool:
@@ -197,9 +206,10 @@ def verify_claim(
     ctx = prepare(claim, deadline=t0 + timeout)
     if not only_named:
         ctx = auto_witness(ctx)
-    methods = load_all()  # the registry, asked once for the claim
+    checks = checks_for(ctx)
+    methods = load_all(_wanted(checks))  # the registry, asked once for the claim
     results: list[MethodResult] = []
-    for name, options in method_plan(ctx, only_named, methods):
+    for name, options in method_plan(ctx, only_named, methods, checks):
         if (
             not only_named
             and name != "reference"
