@@ -47,8 +47,8 @@ Two choices of the measure, and why:
   base's module made every visitor and every game look like a call back up.
 
 Figures (three claims; "before" is ``main`` at f7cebd4 measured by this tool,
-``--package``; both at load about 2 on two cores, the figures do not depend
-on it):
+``--package``; measured at load 2 to 9 on two cores: they are counts of calls,
+not times, and do not depend on the load):
 
 ===========================  =======  =======  ===========  ===========  ==========
 claim                        modules  returns  entered > 1  max entries  repeated
