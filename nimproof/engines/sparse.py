@@ -372,9 +372,10 @@ class SparseTable:
         """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
         args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
         args += [self.posbit, self.cbit, self.rare, self.nrare]
-        if self._blocks(start):
-            args += [self.hist, self._vmax(), self.dense_share, self.block]
-            return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
+        blocks, threads = self._blocks(start)
+        if blocks:
+            args += [self.hist, self._vmax(), self.dense_share, self.block, self._prefix(start)]
+            return tuple(bk.block_kernel(*args, threads))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
@@ -398,22 +399,19 @@ class SparseTable:
             self.prefix_key = (*key, max(start, 1))
         return self.prefix
 
-    def _blocks(self, start: int) -> bool:
-        """True when the block kernel computes heaps from ``start``.
+    def _blocks(self, start: int) -> tuple[bool, int]:
+        """Whether the block kernel computes heaps from ``start``, and on how many threads.
 
         It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
-        when numba runs more than one thread, this is the main thread, and at least
-        :data:`BLOCK_RARE` heaps are rare (with fewer, a heap costs too little to share out:
-        the one-heap kernel is faster).
+        when at least :data:`BLOCK_RARE` heaps are rare (with fewer, the rare sweep is
+        short and the one-heap kernel is faster). It runs on every core numba started
+        only from the main thread: numba's workqueue layer runs one parallel region at a
+        time (a Dask worker's tasks run on other threads).
         """
-        if self.parallel is None:
-            # Only from the main thread: numba's workqueue layer runs one parallel region
-            # at a time (a Dask worker's tasks run on other threads).
-            main = threading.current_thread() is threading.main_thread()
-            wanted = main and numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
-        else:
-            wanted = self.parallel
-        return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
+        wanted = self.nrare >= BLOCK_RARE if self.parallel is None else self.parallel
+        usable = self.block > 0 and start >= 4 * self.block and start > len(self.digits)
+        main = threading.current_thread() is threading.main_thread()
+        return wanted and usable, numba.get_num_threads() if main else 1
 
     def _react(self, reason: int, end: int) -> None:
         if reason == sk.OVERFLOW:
