@@ -84,9 +84,9 @@ def _sweep_tile(
     rows: np.ndarray,
     S: int,
 ) -> None:
-    # Step 1 for the heaps n0 + j0 .. n0 + j1 - 1: rows[j] gets the values of the splits with a
-    # rare heap a = rare[t] (t < nrare) whose partner b = n0 + j - k - a satisfies 1 <= b < n0.
-    rows[j0 * S : j1 * S] = 0
+    # Step 1 for the heaps n0 + j0 .. n0 + j1 - 1: rows[j] (all zero before) gets the values of
+    # the splits with a rare heap a = rare[t] (t < nrare) whose partner b = n0 + j - k - a
+    # satisfies 1 <= b < n0.
     for k in ks:
         for t in range(nrare):
             a = rare[t]
@@ -161,7 +161,8 @@ def _candidates(
     for i in range(j, m):
         n = n0 + i
         row = marks8[i * S : (i + 1) * S]
-        row[:] = rows[i * S : (i + 1) * S]
+        for w in range(i * S // 8, (i + 1) * S // 8):  # a word at a time (a slice copy is slower)
+            words[w] = rows[w]
         for k in range(1, min(digits.shape[0], n + 1)):
             if digits[k] & 1 and n == k:
                 row[g[0]] = 1
@@ -439,6 +440,7 @@ def block_kernel(
     for t in range(nrare):
         grare[t] = g[rare[t]]
     rows = np.zeros(block * S, dtype=np.uint8)
+    rows64 = rows.view(np.uint64)
     marks = np.zeros(block * S, dtype=np.uint8)
     classes = np.zeros((2, S), dtype=np.uint8)
     for v in range(P):
@@ -463,7 +465,7 @@ def block_kernel(
                 (digits, ks, unequal),
                 (parity, posbit, vmax),
                 rares,
-                rows,
+                rows64,
                 words,
                 tops,
                 need,
@@ -478,6 +480,8 @@ def block_kernel(
                 )
                 if nrare > before:
                     grare[before] = value
+                for w in range(i * S // 8, (i + 1) * S // 8):
+                    rows64[w] = 0  # ready for the next block
                 if reason != DONE:
                     g[n0 + i + 1 : n0 + e] = 0  # tentative values
                     return (n0 + i if reason == OVERFLOW else n0 + i + 1), nrare, reason
