@@ -374,7 +374,10 @@ class SparseTable:
         args += [self.posbit, self.cbit, self.rare, self.nrare]
         blocks, threads = self._blocks(start)
         if blocks:
-            args += [self.hist, self._vmax(), self.dense_share, self.block, self._prefix(start)]
+            prefix = self._prefix(start)
+            if len(prefix[0]) == 0:
+                prefix = self._plain_prefix(start)
+            args += [self.hist, self._vmax(), self.dense_share, self.block, prefix]
             return tuple(bk.block_kernel(*args, threads))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
@@ -398,6 +401,14 @@ class SparseTable:
             )
             self.prefix_key = (*key, max(start, 1))
         return self.prefix
+
+    def _plain_prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The block kernel's list when no ranked one is in use: the common heaps below a
+        bound, increasing (the heaps of a tile read them together; the rare heaps the
+        one-heap kernel's plain scan also reads give no wanted value). The bound lies
+        below half of ``start``, so every heap of the list is a split of every heap."""
+        bound = max(1, min(sk.COMMON_PREFIX, start // 2 - len(self.digits) - 1))
+        return (*sk.common_prefix(self.values, bound, self.parity, self.posbit, self.cbit), bound)
 
     def _blocks(self, start: int) -> tuple[bool, int]:
         """Whether the block kernel computes heaps from ``start``, and on how many threads.
