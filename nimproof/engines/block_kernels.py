@@ -216,7 +216,7 @@ def _wanted(row: np.ndarray, classes: np.ndarray, tp: int, P: int) -> tuple[int,
         if 8 * w + 8 > c:
             want &= (one << np.uint64(8 * (c - 8 * w))) - one
         row[w] = x | (want << one)
-        count += np.int64((want * ones) >> np.uint64(56))
+        count += int((want * ones) >> np.uint64(56))
     return c, count
 
 

@@ -377,8 +377,8 @@ class SparseTable:
             prefix = self._prefix(start)
             if len(prefix[0]) == 0:
                 prefix = self._plain_prefix(start)
-            args += [self.hist, self._vmax(), self.dense_share, self.block, prefix]
-            return tuple(bk.block_kernel(*args, threads))  # type: ignore[return-value]
+            args += [self.hist, self._vmax(), self.dense_share, self.block, prefix, threads]
+            return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
