@@ -76,17 +76,16 @@ def _sweep_tile(
     n0: int,
     j0: int,
     j1: int,
-    ks: np.ndarray,
-    unequal: bool,
-    rare: np.ndarray,
-    grare: np.ndarray,
-    nrare: int,
+    rule: tuple[np.ndarray, bool],
+    rares: tuple[np.ndarray, np.ndarray, int],
     rows: np.ndarray,
     S: int,
 ) -> None:
     # Step 1 for the heaps n0 + j0 .. n0 + j1 - 1: rows[j] (all zero before) gets the values of
-    # the splits with a rare heap a = rare[t] (t < nrare) whose partner b = n0 + j - k - a
-    # satisfies 1 <= b < n0.
+    # the splits with a rare heap a = rare[t] (t < nrare, value grare[t]) whose partner
+    # b = n0 + j - k - a satisfies 1 <= b < n0.
+    ks, unequal = rule
+    rare, grare, nrare = rares
     for k in ks:
         for t in range(nrare):
             a = rare[t]
@@ -119,17 +118,14 @@ def _sweep_parallel(
     g: np.ndarray,
     n0: int,
     m: int,
-    ks: np.ndarray,
-    unequal: bool,
-    rare: np.ndarray,
-    grare: np.ndarray,
-    nrare: int,
+    rule: tuple[np.ndarray, bool],
+    rares: tuple[np.ndarray, np.ndarray, int],
     rows: np.ndarray,
     S: int,
 ) -> None:
     for tile in prange((m + TILE - 1) // TILE):
         j0 = tile * TILE
-        _sweep_tile(g, n0, j0, min(m, j0 + TILE), ks, unequal, rare, grare, nrare, rows, S)
+        _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S)
 
 
 @njit(cache=True)
@@ -299,15 +295,15 @@ def _check_part(
     n0: int,
     i0: int,
     i1: int,
-    ks: np.ndarray,
-    unequal: bool,
+    rule: tuple[np.ndarray, bool],
     prefix: tuple[np.ndarray, np.ndarray, int],
-    marks: np.ndarray,
-    need: np.ndarray,
-    S: int,
+    work: tuple[np.ndarray, np.ndarray, int],
 ) -> None:
     # Step 3 for the heaps n0 + i0 .. n0 + i1 - 1: need[i] ends at 0 when every wanted value
     # of heap i is given by a split, else it counts those no split gives (all pairs read).
+    # work: the marks (a row of S bytes a heap) and need.
+    ks, unequal = rule
+    marks, need, S = work
     act = np.zeros(i1 - i0, dtype=np.int64)
     nact = 0
     for i in range(i0, i1):
@@ -333,21 +329,17 @@ def _check_part(
 def _check_parallel(
     g: np.ndarray,
     n0: int,
-    j: int,
-    e: int,
-    ks: np.ndarray,
-    unequal: bool,
+    heaps: tuple[int, int, int],
+    rule: tuple[np.ndarray, bool],
     prefix: tuple[np.ndarray, np.ndarray, int],
-    marks: np.ndarray,
-    need: np.ndarray,
-    S: int,
-    threads: int,
+    work: tuple[np.ndarray, np.ndarray, int],
 ) -> None:
-    parts = min(threads, e - j)
+    # Step 3 for the heaps n0 + j .. n0 + e - 1 in `parts` parts, one per thread.
+    j, e, parts = heaps
     size = (e - j + parts - 1) // parts
     for p in prange(parts):
         i0 = j + p * size
-        _check_part(g, n0, i0, min(e, i0 + size), ks, unequal, prefix, marks, need, S)
+        _check_part(g, n0, i0, min(e, i0 + size), rule, prefix, work)
 
 
 @njit(cache=True)
@@ -355,20 +347,18 @@ def _sweep(
     g: np.ndarray,
     n0: int,
     m: int,
-    ks: np.ndarray,
-    unequal: bool,
+    rule: tuple[np.ndarray, bool],
     rares: tuple[np.ndarray, np.ndarray, int],
     rows: np.ndarray,
     S: int,
     threads: int,
 ) -> None:
     # Step 1 for the heaps n0 .. n0 + m - 1, on `threads` threads.
-    rare, grare, nrare = rares
     if threads > 1:
-        _sweep_parallel(g, n0, m, ks, unequal, rare, grare, nrare, rows, S)
+        _sweep_parallel(g, n0, m, rule, rares, rows, S)
     else:
         for j0 in range(0, m, TILE):
-            _sweep_tile(g, n0, j0, min(m, j0 + TILE), ks, unequal, rare, grare, nrare, rows, S)
+            _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S)
 
 
 @njit(cache=True)
@@ -379,18 +369,15 @@ def _check(
     e: int,
     rule: tuple[np.ndarray, bool],
     prefix: tuple[np.ndarray, np.ndarray, int],
-    marks: np.ndarray,
-    need: np.ndarray,
-    S: int,
+    work: tuple[np.ndarray, np.ndarray, int],
     threads: int,
 ) -> None:
     # Step 3 for the heaps n0 + j .. n0 + e - 1, on `threads` threads.
-    ks, unequal = rule
     if threads > 1 and e - j > 1:
-        _check_parallel(g, n0, j, e, ks, unequal, prefix, marks, need, S, threads)
+        _check_parallel(g, n0, (j, e, min(threads, e - j)), rule, prefix, work)
     else:
         for i0 in range(j, e, TILE):
-            _check_part(g, n0, i0, min(e, i0 + TILE), ks, unequal, prefix, marks, need, S)
+            _check_part(g, n0, i0, min(e, i0 + TILE), rule, prefix, work)
 
 
 @njit(cache=True)
@@ -400,6 +387,66 @@ def _least_wanted(marks: np.ndarray, i: int, S: int, c: int) -> int:
         if marks[i * S + v] == 2:
             return v
     return c
+
+
+@njit(cache=True)
+def _commit(
+    g: np.ndarray,
+    n0: int,
+    heaps: tuple[int, int],
+    cls: tuple[np.ndarray, int, int, int],
+    rares: tuple[np.ndarray, np.ndarray, int],
+    figures: tuple[np.ndarray, float],
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int],
+) -> tuple[int, int, int, bool]:
+    """Step 4 for the heaps ``n0 + j .. n0 + e - 1`` (``heaps = (j, e)``), in order.
+
+    Returns ``(i, nrare, reason, back)``: ``reason`` is :func:`record`'s first early
+    return (at heap ``n0 + i``); else ``i`` is the next heap to compute, after ``e`` or
+    (``back``) after the first heap whose value is not its tentative one. The tentative
+    values past what was committed are cleared.
+    """
+    j, e = heaps
+    parity, posbit, cbit, vmax = cls
+    rare, grare, nrare = rares
+    hist, dense_share = figures
+    marks, rows64, tops, need, S = work
+    for i in range(j, e):
+        value = tops[i] if need[i] == 0 else _least_wanted(marks, i, S, tops[i])
+        before = nrare
+        nrare, reason = record(
+            g, n0 + i, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+        )
+        if nrare > before:
+            grare[before] = value
+        for w in range(i * S // 8, (i + 1) * S // 8):
+            rows64[w] = 0  # ready for the next block
+        if reason != DONE or need[i]:
+            g[n0 + i + 1 : n0 + e] = 0  # tentative values
+            return (i if reason != DONE else i + 1), nrare, reason, reason == DONE
+    return e, nrare, DONE, False
+
+
+@njit(cache=True)
+def _buffers(
+    g: np.ndarray, parity: np.ndarray, rare: np.ndarray, nrare: int, block: int
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The block kernel's arrays: ``(S, grare, rows, marks, classes)``.
+
+    ``S``: the bytes of a heap's row of marks (whole words); ``grare``: the values of the
+    rare heaps (room for ``len(rare)``); ``rows`` (step 1) and ``marks`` (steps 2-4): a
+    row a heap of the block; ``classes[c]``: the byte 1 where a value is of class ``c``.
+    """
+    P = parity.shape[0]
+    S = max(8, P)
+    grare = np.zeros(rare.shape[0], dtype=np.uint64)
+    for t in range(nrare):
+        grare[t] = g[rare[t]]
+    classes = np.zeros((2, S), dtype=np.uint8)
+    for v in range(P):
+        classes[parity[v], v] = 1
+    rows = np.zeros(block * S, dtype=np.uint8)
+    return S, grare, rows, np.zeros(block * S, dtype=np.uint8), classes
 
 
 @njit(cache=True, nogil=True)
@@ -433,62 +480,38 @@ def block_kernel(
     the block's small partners lie below it). Table entries past the returned heap
     are left as zeros.
     """
-    P = parity.shape[0]
-    S = max(8, P)  # the stride of a heap's row of marks (whole words)
     ks = split_removals(digits)
-    grare = np.zeros(rare.shape[0], dtype=np.uint64)
-    for t in range(nrare):
-        grare[t] = g[rare[t]]
-    rows = np.zeros(block * S, dtype=np.uint8)
+    S, grare, rows, marks, classes = _buffers(g, parity, rare, nrare, block)
     rows64 = rows.view(np.uint64)
-    marks = np.zeros(block * S, dtype=np.uint8)
-    classes = np.zeros((2, S), dtype=np.uint8)
-    for v in range(P):
-        classes[parity[v], v] = 1
     words = (marks, marks.view(np.uint64), classes.view(np.uint64))
     tops = np.zeros(block, dtype=np.int64)
     need = np.zeros(block, dtype=np.int64)
-    span = block  # heaps checked at once: halved after a rare heap, doubled after none
+    span = block  # heaps checked at once: halved after a rare heap, else doubled
     n0 = start
     while n0 < stop:
         m = min(block, stop - n0)
         nrare0 = nrare
-        _sweep(g, n0, m, ks, unequal, (rare, grare, nrare0), rows, S, threads)
+        _sweep(g, n0, m, (ks, unequal), (rare, grare, nrare0), rows, S, threads)
         j = 0
         while j < m:
-            rares = (rare, grare, nrare0, nrare)
-            e = _candidates(
-                g,
-                n0,
-                j,
-                min(m, j + span),
+            rule, cls, rares = (
                 (digits, ks, unequal),
                 (parity, posbit, vmax),
-                rares,
-                rows64,
-                words,
-                tops,
-                need,
+                (rare, grare, nrare0, nrare),
             )
-            _check(g, n0, j, e, (ks, unequal), prefix, marks, need, S, threads)
-            span = min(block, 2 * span)
-            for i in range(j, e):
-                value = tops[i] if need[i] == 0 else _least_wanted(marks, i, S, tops[i])
-                before = nrare
-                nrare, reason = record(
-                    g, n0 + i, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
-                )
-                if nrare > before:
-                    grare[before] = value
-                for w in range(i * S // 8, (i + 1) * S // 8):
-                    rows64[w] = 0  # ready for the next block
-                if reason != DONE:
-                    g[n0 + i + 1 : n0 + e] = 0  # tentative values
-                    return (n0 + i if reason == OVERFLOW else n0 + i + 1), nrare, reason
-                j = i + 1
-                if need[i]:  # not the tentative value: the heaps after it are done again
-                    g[n0 + j : n0 + e] = 0
-                    span = max(4, span // 4)
-                    break
+            e = _candidates(g, n0, j, min(m, j + span), rule, cls, rares, rows64, words, tops, need)
+            _check(g, n0, j, e, (ks, unequal), prefix, (marks, need, S), threads)
+            j, nrare, reason, back = _commit(
+                g,
+                n0,
+                (j, e),
+                (parity, posbit, cbit, vmax),
+                (rare, grare, nrare),
+                (hist, dense_share),
+                (marks, rows64, tops, need, S),
+            )
+            if reason != DONE:
+                return (n0 + j if reason == OVERFLOW else n0 + j + 1), nrare, reason
+            span = max(4, span // 2) if back else min(block, 2 * span)
         n0 += m
     return stop, nrare, DONE
