@@ -4,8 +4,9 @@ Same games, same classes and the same exact answer as
 :func:`nimproof.engines.sparse_kernels.sparse_kernel` (read its module
 docstring first); what changes is the order of the work, so that the two costly
 walks of a heap read consecutive table entries and run on every core. Heaps are
-taken in blocks ``n0 .. n0 + B - 1``; ``rows`` hold one byte per value and heap
-of the block (0 unmarked, 1 an option value, 2 wanted).
+taken in blocks ``n0 .. n0 + B - 1``; ``rows`` (step 1) and ``marks`` (steps 2 to
+4) hold one byte per value and heap of the block (0 unmarked, 1 an option value,
+2 wanted).
 
 1. **The rare sweep of the block** (parallel over tiles of heaps): for each rare
    heap ``a`` below ``n0`` and split ``k``, the partners ``n - k - a`` of the
@@ -25,7 +26,8 @@ of the block (0 unmarked, 1 an option value, 2 wanted).
    of :func:`~nimproof.engines.sparse_kernels.ranked_prefix` first. Heaps of a
    tile read list entries together, in chunks (for one entry the partners of
    consecutive heaps are again consecutive in the table); the heaps still
-   looking after the list go on alone.
+   looking after the list go on alone. The pairs left out (a rare heap below the
+   list's bound) were marked by steps 1 and 2 and give no wanted value.
 4. **Commit, in order.** A heap whose wanted values were all found has value
    ``c``. A heap with a wanted value no split gives has read every pair; its
    value is the least such value (a rare heap, as in the one-heap kernel), and
