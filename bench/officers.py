@@ -8,7 +8,8 @@
   (``block_kernels.block_kernel``), interleaved in stretches on two tables in the
   same state, and prints values per second of CPU time for each, their ratio,
   whether the values are identical, and which kernel the engine picks (the block
-  kernel from :data:`nimproof.engines.sparse.BLOCK_RARE` rare heaps on);
+  kernel from :data:`nimproof.engines.sparse.BLOCK_RARE` rare heaps on, while the
+  values stay below :data:`~nimproof.engines.sparse.BLOCK_VALUES`);
 * **Officers on 1 and 2 threads**: fresh processes computing Officers to ``N`` heaps
   (default 2^20), values per second of wall time and of the process's CPU time for
   the heaps after ``N / 2``, the rare heaps, and the pairs a heap of the common-pair
@@ -89,7 +90,9 @@ while n < last:
 print(json.dumps({{
     "one": (last - first) / cpu["one"], "block": (last - first) / cpu["block"],
     "same": bool(np.array_equal(one.values[:last], block.values[:last])),
-    "rare": one.nrare, "picks": "block" if one.nrare >= sparse.BLOCK_RARE else "one-heap",
+    "rare": one.nrare,
+    "picks": "block" if one.nrare >= sparse.BLOCK_RARE and one.P <= sparse.BLOCK_VALUES
+    else "one-heap",
     "load": os.getloadavg()[0],
 }}))
 """

@@ -63,6 +63,10 @@ COMPACT_FROM = 1 << 22
 BLOCK = 256
 #: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
 BLOCK_RARE = 256
+#: The block kernel is used while every value lies below this (Officers' values stay
+#: below 512 and Grundy's game's below 256 to 2^22; 0.04, whose values pass 1,024 and
+#: whose rows of marks fill the cache, is faster with the one-heap kernel).
+BLOCK_VALUES = 1024
 #: Heaps whose common-pair scans rank the common prefix (:func:`.sparse_kernels.ranked_prefix`).
 RANK_SAMPLE = 256
 #: The first heap from which the common prefix can be ranked.
@@ -415,11 +419,13 @@ class SparseTable:
 
         It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
         when at least :data:`BLOCK_RARE` heaps are rare (with fewer, the rare sweep is
-        short and the one-heap kernel is faster). It runs on every core numba started
-        only from the main thread: numba's workqueue layer runs one parallel region at a
-        time (a Dask worker's tasks run on other threads).
+        short and the one-heap kernel is as fast) and every value lies below
+        :data:`BLOCK_VALUES` (a heap's row of marks stays small). It runs on every core
+        numba started only from the main thread: numba's workqueue layer runs one
+        parallel region at a time (a Dask worker's tasks run on other threads).
         """
-        wanted = self.nrare >= BLOCK_RARE if self.parallel is None else self.parallel
+        pays = self.nrare >= BLOCK_RARE and self.P <= BLOCK_VALUES
+        wanted = pays if self.parallel is None else self.parallel
         usable = self.block > 0 and start >= 4 * self.block and start > len(self.digits)
         main = threading.current_thread() is threading.main_thread()
         return wanted and usable, numba.get_num_threads() if main else 1
