@@ -355,8 +355,13 @@ def main() -> int:
     out.print(frontier, markup=False)
     FRONTIER_TABLE.write_text(frontier, encoding="utf-8")
     out.print(f"(also written to {FRONTIER_TABLE})")
-    err.print("running the Officers benchmark (1 and 2 threads, fresh processes) ...", style="dim")
-    out.print("Officers (0.6), values per second:\n" + officers_markdown(), markup=False)
+    err.print(
+        "running the sparse-kernel and Officers benchmarks (fresh processes) ...", style="dim"
+    )
+    out.print(
+        "Sparse-space kernels and Officers (0.6), values per second:\n" + officers_markdown(),
+        markup=False,
+    )
     automata_table(out, err, full)
     certificate_table(out, err)
     unproved = [row.name for row in rows if row.status != "proved"]

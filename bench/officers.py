@@ -1,13 +1,25 @@
-"""Officers (0.6): the cost of a heap in the one-heap sparse kernel.
+"""Officers (0.6) and the other sparse-space games: the cost of a heap, the two kernels, two cores.
 
-``python -m bench.officers [--heaps N]`` computes Officers to ``N`` heaps (default
-2^20) in a fresh process per thread count (1 and 2), and prints values per second
-(wall time and the process's CPU time, for the heaps after the first 2^18, where
-the sparse method runs with its ranked common prefix) and the pairs a heap the
-common-pair scan reads on the ranking sample, in increasing order and in the ranked
-order (see ``nimproof.engines.sparse_kernels.ranked_prefix``). The machine's load
-average is printed beside each row: on a shared machine the wall-time figures move
-with it, the CPU-time figures less.
+``python -m bench.officers [--heaps N] [--quick]`` prints two tables and a line:
+
+* **the two kernels side by side**: for Officers, Grundy's game, 0.106, 0.167 and
+  0.16, one fresh process per game (one thread) computes the same heaps with the
+  one-heap kernel (``sparse_kernels.sparse_kernel``) and with the block kernel
+  (``block_kernels.block_kernel``), interleaved in stretches on two tables in the
+  same state, and prints values per second of CPU time for each, their ratio,
+  whether the values are identical, and which kernel the engine picks (the block
+  kernel from :data:`nimproof.engines.sparse.BLOCK_RARE` rare heaps on, while the
+  values stay below :data:`~nimproof.engines.sparse.BLOCK_VALUES`);
+* **Officers on 1 and 2 threads**: fresh processes computing Officers to ``N`` heaps
+  (default 2^20), values per second of wall time and of the process's CPU time for
+  the heaps after ``N / 2``, the rare heaps, and the pairs a heap of the common-pair
+  scan on the ranking sample in increasing order and in the ranked order (see
+  ``nimproof.engines.sparse_kernels.ranked_prefix``);
+* **the speed-up from 1 to 2 threads** (wall time).
+
+The machine's load average is printed beside each row: on a shared machine the
+wall-time figures move with it (a second thread only pays when a core is free), the
+CPU-time figures less.
 """
 
 from __future__ import annotations
@@ -54,40 +66,122 @@ print(json.dumps({{
 }}))
 """
 
+_KERNELS = """
+import json, os, time
+import numpy as np
+from nimproof.engines import sparse
+from nimproof.engines.sparse import SparseTable, split_rule
+from nimproof.games import parse_spec
+spec, first, last, step = {spec!r}, {first}, {last}, {step}
+rule = split_rule(parse_spec(spec))
+SparseTable(rule, 50_000, parallel=True).extend(50_000)  # compile both kernels first
+one = SparseTable(rule, last + 1, parallel=False)
+block = SparseTable(rule, last + 1, parallel=True)
+one.extend(first)
+block.extend(first)
+cpu = {{"one": 0.0, "block": 0.0}}
+n = first
+while n < last:
+    n = min(last, n + step)
+    for name, table in (("one", one), ("block", block)):
+        c0 = time.process_time()
+        table.extend(n)
+        cpu[name] += time.process_time() - c0
+print(json.dumps({{
+    "one": (last - first) / cpu["one"], "block": (last - first) / cpu["block"],
+    "same": bool(np.array_equal(one.values[:last], block.values[:last])),
+    "rare": one.nrare,
+    "picks": "block" if one.nrare >= sparse.BLOCK_RARE and one.P <= sparse.BLOCK_VALUES
+    else "one-heap",
+    "load": os.getloadavg()[0],
+}}))
+"""
 
-def run(n: int, threads: int, first: int = 1 << 18) -> dict[str, float]:
-    """One fresh process computing Officers to ``n`` heaps on ``threads`` threads."""
+#: (spec, first heap timed, last heap, stretch) of the side-by-side kernel comparison.
+KERNEL_CASES: list[tuple[str, int, int, int]] = [
+    ("octal:0.6", 1 << 19, 5 << 17, 1 << 14),
+    ("grundys-game", 1 << 19, 5 << 17, 1 << 14),
+    ("octal:0.106", 1 << 21, 5 << 19, 1 << 16),
+    ("octal:0.167", 1 << 21, 5 << 19, 1 << 16),
+    ("octal:0.16", 1 << 20, 3 << 19, 1 << 16),
+]
+
+
+def _python(script: str, threads: int) -> dict[str, object]:
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
-    script = _CASE.format(n=n, first=first)
     out = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     )
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
-def markdown(heaps: int = 1 << 20) -> str:
-    """One markdown row per thread count (1 and 2), each measured in a fresh process."""
+def run(n: int, threads: int, first: int | None = None) -> dict[str, float]:
+    """One fresh process computing Officers to ``n`` heaps on ``threads`` threads; the
+    heaps after ``first`` (default ``n // 2``) are timed."""
+    first = n // 2 if first is None else first
+    return _python(_CASE.format(n=n, first=first), threads)  # type: ignore[return-value]
+
+
+def kernels(spec: str, first: int, last: int, step: int) -> dict[str, object]:
+    """The one-heap and the block kernel on the same heaps of ``spec`` (one thread)."""
+    return _python(_KERNELS.format(spec=spec, first=first, last=last, step=step), 1)
+
+
+def kernel_table(cases: list[tuple[str, int, int, int]] = KERNEL_CASES) -> str:
+    """The side-by-side table of the two kernels (values/s of CPU time, one thread)."""
+    lines = [
+        "| game | heaps timed | rare heaps | one-heap kernel: values/s (CPU) "
+        "| block kernel: values/s (CPU) | ratio | identical | engine picks | load |",
+        "|---|---|---:|---:|---:|---:|---|---|---:|",
+    ]
+    for spec, first, last, step in cases:
+        r = kernels(spec, first, last, step)
+        one, block = float(r["one"]), float(r["block"])  # type: ignore[arg-type]
+        lines.append(
+            f"| {spec} | {first:,} to {last:,} | {r['rare']:,} | {one:,.0f} | {block:,.0f} "
+            f"| {block / one:.2f} | {'yes' if r['same'] else 'NO'} | {r['picks']} "
+            f"| {float(r['load']):.1f} |"  # type: ignore[arg-type]
+        )
+    return "\n".join(lines)
+
+
+def thread_table(heaps: int = 1 << 20) -> str:
+    """One row per thread count (1 and 2), each in a fresh process, and the speed-up."""
     lines = [
         "| threads | heaps | values/s (wall) | values/s (CPU) | rare heaps "
         "| pairs a heap, increasing | pairs a heap, ranked | load |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    walls = {}
     for threads in (1, 2):
         r = run(heaps, threads)
+        walls[threads] = r["wall"]
         lines.append(
             f"| {threads} | {heaps:,} | {r['wall']:,.0f} | {r['cpu']:,.0f} | {r['rare']:,} "
             f"| {r['plain']:,.0f} | {r['ranked']:,.0f} | {r['load']:.1f} |"
         )
+    lines.append("")
+    lines.append(
+        f"Speed-up from 1 to 2 threads (wall time): {walls[2] / walls[1]:.2f} "
+        f"(a second thread only pays when a second core is free; {os.cpu_count()} cores here)"
+    )
     return "\n".join(lines)
 
 
+def markdown(heaps: int = 1 << 20, quick: bool = False) -> str:
+    """The two-kernel table (skipped when ``quick``), then the thread table and speed-up."""
+    parts = [] if quick else [kernel_table(), ""]
+    return "\n".join([*parts, thread_table(heaps)])
+
+
 def main() -> int:
-    """Print the Officers rows (``--heaps``, default 2^20)."""
+    """Print the tables (``--heaps``, default 2^20; ``--quick``: the thread table only)."""
     parser = argparse.ArgumentParser(prog="python -m bench.officers")
     parser.add_argument("--heaps", type=int, default=1 << 20)
+    parser.add_argument("--quick", action="store_true", help="only Officers on 1 and 2 threads")
     args = parser.parse_args()
-    print(markdown(args.heaps))
+    print(markdown(args.heaps, args.quick))
     return 0
 
 

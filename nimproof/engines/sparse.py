@@ -63,6 +63,10 @@ COMPACT_FROM = 1 << 22
 BLOCK = 256
 #: Rare heaps from which the block kernel pays (Officers: about 1,600; 0.106: 15).
 BLOCK_RARE = 256
+#: The block kernel is used while every value lies below this (Officers' values stay
+#: below 512 and Grundy's game's below 256 to 2^22; 0.04, whose values pass 1,024 and
+#: whose rows of marks fill the cache, is faster with the one-heap kernel).
+BLOCK_VALUES = 1024
 #: Heaps whose common-pair scans rank the common prefix (:func:`.sparse_kernels.ranked_prefix`).
 RANK_SAMPLE = 256
 #: The first heap from which the common prefix can be ranked.
@@ -372,8 +376,12 @@ class SparseTable:
         """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
         args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
         args += [self.posbit, self.cbit, self.rare, self.nrare]
-        if self._blocks(start):
-            args += [self.hist, self._vmax(), self.dense_share, self.block]
+        blocks, threads = self._blocks(start)
+        if blocks:
+            prefix = self._prefix(start)
+            if len(prefix[0]) == 0:
+                prefix = self._plain_prefix(start)
+            args += [self.hist, self._vmax(), self.dense_share, self.block, prefix, threads]
             return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
@@ -398,22 +406,29 @@ class SparseTable:
             self.prefix_key = (*key, max(start, 1))
         return self.prefix
 
-    def _blocks(self, start: int) -> bool:
-        """True when the block kernel computes heaps from ``start``.
+    def _plain_prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The block kernel's list when no ranked one is in use: the common heaps below a
+        bound, increasing (the heaps of a tile read them together; the rare heaps the
+        one-heap kernel's plain scan also reads give no wanted value). The bound lies
+        below half of ``start``, so every heap of the list is a split of every heap."""
+        bound = max(1, min(sk.COMMON_PREFIX, start // 2 - len(self.digits) - 1))
+        return (*sk.common_prefix(self.values, bound, self.parity, self.posbit, self.cbit), bound)
+
+    def _blocks(self, start: int) -> tuple[bool, int]:
+        """Whether the block kernel computes heaps from ``start``, and on how many threads.
 
         It needs ``start >= 4 * block``; it is used when ``parallel`` says so, or (``None``)
-        when numba runs more than one thread, this is the main thread, and at least
-        :data:`BLOCK_RARE` heaps are rare (with fewer, a heap costs too little to share out:
-        the one-heap kernel is faster).
+        when at least :data:`BLOCK_RARE` heaps are rare (with fewer, the rare sweep is
+        short and the one-heap kernel is as fast) and every value lies below
+        :data:`BLOCK_VALUES` (a heap's row of marks stays small). It runs on every core
+        numba started only from the main thread: numba's workqueue layer runs one
+        parallel region at a time (a Dask worker's tasks run on other threads).
         """
-        if self.parallel is None:
-            # Only from the main thread: numba's workqueue layer runs one parallel region
-            # at a time (a Dask worker's tasks run on other threads).
-            main = threading.current_thread() is threading.main_thread()
-            wanted = main and numba.get_num_threads() > 1 and self.nrare >= BLOCK_RARE
-        else:
-            wanted = self.parallel
-        return wanted and self.block > 0 and start >= 4 * self.block and start > len(self.digits)
+        pays = self.nrare >= BLOCK_RARE and self.P <= BLOCK_VALUES
+        wanted = pays if self.parallel is None else self.parallel
+        usable = self.block > 0 and start >= 4 * self.block and start > len(self.digits)
+        main = threading.current_thread() is threading.main_thread()
+        return wanted and usable, numba.get_num_threads() if main else 1
 
     def _react(self, reason: int, end: int) -> None:
         if reason == sk.OVERFLOW:

@@ -1,0 +1,134 @@
+"""The block kernel's swept rare list, tentative values and common-pair chunks.
+
+``nimproof.engines.block_kernels.block_kernel`` marks the rare pairs of a whole
+block at once, gives every heap of the block its tentative value and checks them
+in parallel, going back when a heap turns out rare. Its values are compared here
+with the plain reference implementation (which shares no code with it) over random
+codes, block sizes, thread counts and prefix lists, with the one-heap kernel on
+long tables where the ranked list is in use, and with the published figures of
+Officers and Grundy's game at 2^21 heaps.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimproof.engines import reference
+from nimproof.engines import sparse_kernels as sk
+from nimproof.engines.sparse import SparseTable, split_rule, use_threads
+from nimproof.games import parse_spec
+
+N = 400
+#: Codes with many rare heaps (Officers, Grundy's game, 0.16), few (0.106, 0.167), 4.x codes
+#: and codes whose every split leaves two unequal heaps.
+NAMED = [
+    "octal:0.6",
+    "grundys-game",
+    "octal:0.16",
+    "octal:0.106",
+    "octal:0.167",
+    "octal:4.6",
+    "octal:4.07",
+    "cgsuite:4!.3",
+    "cgsuite:0.6!",
+    "cgsuite:4!.34!",
+]
+DIGIT = st.integers(min_value=0, max_value=7)
+CODES = st.one_of(
+    st.sampled_from(NAMED),
+    st.tuples(st.sampled_from(["0", "4"]), st.lists(DIGIT, min_size=1, max_size=4))
+    .filter(lambda c: c[0] == "4" or any(d & 4 for d in c[1]))
+    .map(lambda c: f"octal:{c[0]}." + "".join(map(str, c[1])) + "1"),  # a last digit not 0
+)
+PUBLISHED = Path(__file__).parents[2] / "nimproof" / "atlas" / "data" / "unsolved_games.csv"
+
+
+@functools.cache
+def _reference(spec: str, n: int) -> tuple[int, ...]:
+    return tuple(reference.heap_table(parse_spec(spec), n))
+
+
+class _Listed(SparseTable):
+    """A table whose kernels read the common heaps below ``bound`` in a random order."""
+
+    def __init__(self, spec: str, bound: int, seed: int, block: int) -> None:
+        rule = split_rule(parse_spec(spec))
+        assert rule is not None
+        super().__init__(rule, N + 1, warmup=16, dense_share=2.0, block=block, parallel=True)
+        self.bound = bound
+        self.rng = np.random.default_rng(seed)
+
+    def _prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:
+        bound = max(1, min(start, self.bound))
+        heaps, values = sk.common_prefix(self.values, bound, self.parity, self.posbit, self.cbit)
+        order = self.rng.permutation(len(heaps))
+        return heaps[order], values[order], bound
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    spec=CODES,
+    block=st.sampled_from([4, 8, 16, 32]),
+    bound=st.integers(min_value=1, max_value=180),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    threads=st.sampled_from([1, 2]),
+)
+def test_block_kernel_gives_the_reference_values(
+    spec: str, block: int, bound: int, seed: int, threads: int
+) -> None:
+    # Small blocks from heap 4 * block on, no dense fallback (every code takes the sparse
+    # method however many heaps are rare), a random prefix list (long enough, for bounds
+    # above about 100, for the heaps of a tile to read it together in chunks).
+    if threads > use_threads(None):
+        threads = 1
+    use_threads(threads)
+    try:
+        table = _Listed(spec, bound, seed, block)
+        table.extend(N + 1)
+    finally:
+        use_threads(None)
+    assert table.values.tolist() == list(_reference(spec, N)), spec
+
+
+@pytest.mark.parametrize("spec", ["octal:0.6", "grundys-game"])
+def test_block_kernel_with_the_ranked_list_matches_the_one_heap_kernel(spec: str) -> None:
+    # Past 4 x 2^15 heaps the common prefix is ranked and the heaps of a tile read it in
+    # chunks; the one-heap kernel (tested against the reference elsewhere) must agree.
+    rule = split_rule(parse_spec(spec))
+    assert rule is not None
+    n = 300_000
+    one = SparseTable(rule, n, parallel=False)
+    one.extend(n)
+    blocks = SparseTable(rule, n)  # the block kernel: more than 256 rare heaps
+    blocks.extend(n)
+    assert blocks.nrare >= 256 and blocks.prefix is not None and len(blocks.prefix[0]) > 0
+    assert np.array_equal(one.values, blocks.values)
+
+
+@pytest.mark.parametrize(("spec", "code"), [("octal:0.6", "0.6"), ("grundys-game", "grundys-game")])
+def test_published_figures_at_two_to_the_21(spec: str, code: str) -> None:
+    # tczajka/octal-games' list of unsolved games (nimproof/atlas/data/unsolved_games.csv):
+    # the largest value and its first heap, the rare mask, the rare heaps (counting heap 0)
+    # and the last rare heap, for heaps below 2^21.
+    with PUBLISHED.open(encoding="utf-8") as f:
+        rows = {r["code"]: r for r in csv.DictReader(line for line in f if line[0] != "#")}
+    row = rows[code]
+    rule = split_rule(parse_spec(spec))
+    assert rule is not None and row["published_log2_n"] == "21"
+    table = SparseTable(rule, 1 << 21)
+    table.extend(1 << 21)
+    stats = table.stats()
+    assert (stats["largest_value"], stats["largest_at"]) == (
+        int(row["largest"]),
+        int(row["largest_at"]),
+    )
+    assert stats["rare_mask"] == int(row["rare_mask"], 16)
+    assert stats["rare_heaps"] + 1 == int(row["num_rare"])
+    assert stats["last_rare"] == int(row["last_rare"])
