@@ -264,7 +264,7 @@ class _Writer:
         self.failed = False
         self.final: pq.ParquetWriter | None = None
         self.final_ok = True
-        self.n = np.arange(parts.part_rows, dtype=np.int64)
+        self.n = np.zeros(0, dtype=np.int64)  # made on the writer's thread, at the first part
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
         self.pending: list[Future[None]] = [self.pool.submit(self._start)]
 
@@ -297,7 +297,10 @@ class _Writer:
     def _rows(self, i: int, grundy: np.ndarray) -> pa.Table:
         """Part ``i`` as rows of the final file (``n`` from a buffer kept between parts)."""
         first = i * self.parts.part_rows
-        self.n += first - int(self.n[0])
+        if len(self.n) < len(grundy):
+            self.n = np.arange(first, first + len(grundy), dtype=np.int64)
+        else:
+            self.n += first - int(self.n[0])
         n = self.n[: len(grundy)]
         return pa.table({"n": n, "grundy": grundy}, schema=self.final_schema)
 
