@@ -70,3 +70,38 @@ def test_the_deep_run_logs_its_doublings_and_resumes(
     assert again[len(events)]["event"] == "start" and again[len(events)]["n"] == (1 << 15) + 1
     assert frontier.main(["--from-log", str(folder / "run.log")]) == 0
     assert "deep doublings" in capsys.readouterr().out
+
+
+def test_side_by_side_skips_a_case_its_smaller_one_says_is_over_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in for the C++ program (a script printing its lines): the 2^26 case of a game
+    # whose three runs at 2^24 took 500 s is skipped under a 1,800 s budget (4 x 500 > 1,800),
+    # the other game's is run; Officers' rate row compares both programs' values per second.
+    fake = tmp_path / "analyze"
+    fake.write_text('#!/bin/sh\nfor k in 24 25 26; do echo "n=2^$k largest G[1]=1"; done\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("NIMPROOF_OCTAL_CPP", str(fake))
+    spent = {"octal:0.6": 500.0, "octal:0.106": 10.0}
+
+    def side(binary: str, spec: str, code: str, log2: int) -> frontier.Row:
+        assert binary == str(fake)
+        n = (1 << log2) - 1
+        stats = {"total": spent[spec] * 4 ** (log2 - 24), "cpp": 2.0}
+        return frontier.Row("nimproof vs C++", spec, n, 1.0, 1.0, "", stats)
+
+    monkeypatch.setattr(frontier, "_side_by_side", side)
+    cases = [(s, c, k) for k in (24, 26) for s, c in (("octal:0.6", ".6"), ("octal:0.106", ".106"))]
+    rows = frontier.cpp_rows(cases, budget=1800.0)
+    assert [(r.spec, r.n.bit_length(), r.seconds is None) for r in rows[:4]] == [
+        ("octal:0.6", 24, False),
+        ("octal:0.106", 24, False),
+        ("octal:0.6", 26, True),
+        ("octal:0.106", 26, False),
+    ]
+    assert "over the budget of 1,800 s" in rows[2].note and "2,000 s" in rows[2].note
+    assert rows[4].engine == "Officers values per second" and "ratio 2.00" in rows[4].note
+    run = frontier.cpp_run(str(fake), ".6", 25)
+    assert run.line == "n=2^25 largest G[1]=1" and run.seconds >= 0
+    monkeypatch.setenv("NIMPROOF_OCTAL_CPP", str(tmp_path / "absent"))
+    assert "skipped: no C++ solver" in frontier.cpp_rows(cases[:1])[0].note
