@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -89,12 +90,15 @@ t0 = time.perf_counter()
 for end in range(PART_ROWS, {n} + 1 + PART_ROWS, PART_ROWS):
     t.extend(min(end, {n} + 1))  # part by part, as the streamed run computes
 compute = time.perf_counter() - t0
+import numba
+threads = numba.get_num_threads()
 del t
 with tempfile.TemporaryDirectory() as d:
     t0 = time.perf_counter(); stream_table(game, {n}, Path(d) / "t.parquet")
     wall = time.perf_counter() - t0
     size = os.path.getsize(Path(d) / "t.parquet")
-print(json.dumps({{"seconds": wall, "stats": {{"compute": compute, "bytes": size}}}}))
+stats = {{"compute": compute, "bytes": size, "threads": threads}}
+print(json.dumps({{"seconds": wall, "stats": stats}}))
 """
 
 _MAPPED = """
@@ -344,11 +348,13 @@ def cpp_run(binary: str, code: str, log2: int, limit: float = 3600.0) -> CppRun:
             if time.perf_counter() - t0 > limit:
                 break
     finally:
-        proc.kill()
-        _, _, usage = os.wait4(proc.pid, 0)
-        proc.returncode = -9  # reaped here: Popen must not wait for it again
         if proc.stdout is not None:
             proc.stdout.close()
+        # os.kill, not proc.kill: Popen would reap a program that has already ended, and
+        # its peak memory (from os.wait4) would be lost.
+        os.kill(proc.pid, signal.SIGKILL)
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = -9  # reaped here: Popen must not wait for it again
     return CppRun(seconds, found, usage.ru_maxrss / 1024)
 
 
@@ -423,7 +429,8 @@ def _side_by_side(binary: str, spec: str, code: str, log2: int) -> Row:
     ours.note = (
         f"compute {compute:.2f} s, streamed wall {wall:.2f} s, C++ {cpp.seconds:.2f} s; "
         f"compute/C++ {compute / cpp.seconds:.2f}, wall/C++ {wall / cpp.seconds:.2f}, "
-        f"wall/compute {wall / compute:.2f}; values/s {(n + 1) / compute:,.0f} against C++ "
+        f"wall/compute {wall / compute:.2f}; {ours.stats.get('threads', '?')} numba "
+        f"thread(s); values/s {(n + 1) / compute:,.0f} against C++ "
         f"{(n + 1) / cpp.seconds:,.0f}; peak memory (compute, then stream, one process) "
         f"{ours.peak_mb:,.0f} MB against C++ {cpp.peak_mb:,.0f} MB; C++ says: {cpp.line}; "
         f"{load_text()}"
@@ -440,7 +447,8 @@ def _officers_rate(rows: list[Row]) -> list[Row]:
     r = max(done, key=lambda r: r.n)
     cpp = (r.n + 1) / float(r.stats["cpp"])
     note = (
-        f"nimproof {r.rate:,.0f} values/s (one thread, compute), C++ {cpp:,.0f} values/s, "
+        f"nimproof {r.rate:,.0f} values/s (compute, {r.stats.get('threads', '?')} numba "
+        f"thread(s)), C++ {cpp:,.0f} values/s (one thread), "
         f"ratio {(r.rate or 0) / cpp:.2f}; heaps 0..{r.n:,}"
     )
     return [Row("Officers values per second", r.spec, r.n, r.seconds, r.peak_mb, note)]
