@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PROFILE ?= default
 
-.PHONY: docs docs-picture misere-atlas atlas atlas4 campaign verify test bench bench-full data lint mine report clean-venv mona browser
+.PHONY: docs docs-picture misere-atlas atlas atlas4 campaign verify test bench bench-full bench-deep data lint mine report clean-venv mona browser
 
 # MONA (the WS1S decision procedure behind the `automata` proof method) is a system
 # package. Installed here when missing and we are root (CI); otherwise we say how.
@@ -73,6 +73,13 @@ bench: $(STAMP) mona
 
 bench-full: $(STAMP) mona
 	$(BIN)/python -m bench --full
+
+# 0.106 to 2^36 heaps in a memory-mapped file in DEEP_DIR (resumable: run it again after a
+# kill), one JSON line per doubling in DEEP_DIR/run.log; about 2 hours and 64 GB of disk on an
+# idle core. `make bench-full NIMPROOF_DEEP_LOG=DIR/run.log` prints its rows.
+DEEP_DIR ?= deep-0.106
+bench-deep: $(STAMP)
+	$(BIN)/python -m bench.frontier --deep $(DEEP_DIR) --depth 36
 
 data: $(STAMP)
 	$(BIN)/nimproof data build

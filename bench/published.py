@@ -1,6 +1,6 @@
 """Long tables against published value counts, doubling by doubling.
 
-``python -m bench.published --code 0.167 --depth 32 --folder DIR [--start 16]``
+``python -m bench.published --code 0.167 --depth 32 --folder DIR [--start 16] [--seconds S]``
 grows the game's table in a memory-mapped file in ``DIR`` (checkpointed; a
 run started again goes on from its last finished stretch and keeps its
 finished doublings), records after every doubling the campaign's figures
@@ -59,9 +59,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, required=True, help="log2 of the last table")
     p.add_argument("--start", type=int, default=16, help="first doubling recorded (log2)")
     p.add_argument("--folder", required=True, help="where the value file and its state live")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="start no doubling after this many seconds (the last one may take as long "
+        "as all before it); a run started again goes on from its checkpoint",
+    )
     args = p.parse_args(argv)
     code = args.code.removeprefix("octal:")
-    rows = campaign_game(f"octal:{code}", args.depth, args.start, None, args.folder, period=False)
+    spec = f"octal:{code}"
+    rows = campaign_game(spec, args.depth, args.start, args.seconds, args.folder, period=False)
     pub = published_counts()
     load = os.getloadavg()
     print(f"octal:{code}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")

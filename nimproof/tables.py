@@ -123,7 +123,7 @@ def heap_table(
         small = reference.heap_table_within(game, max_n, REFERENCE_BUDGET)
         if small is not None:
             return HeapValues(small, "reference", "computed")
-    if not (stored or save):
+    if not (on_disk or save):  # no stored table to read or write: no pandas, no pyarrow
         from nimproof.engines.heap import grundy_table, heap_engine  # lazy: start-up time (numba)
 
         values = grundy_table(game, max_n, progress=progress)

@@ -11,8 +11,15 @@ directory, ``$NIMPROOF_DATA`` when set, or an explicit ``data_dir``):
 
 The parquet schema metadata holds, under the key ``nimproof``, a JSON object:
 spec, layout (``heap`` or ``box``), kind (``grundy`` or ``outcome``), heaps,
-bound, method, engine, misere, version, created (UTC, ISO 8601), rows and
-``sha256``, the hash of every column (see :func:`content_hash`).
+bound, method, engine, misere, version, created (UTC, ISO 8601), rows,
+``sha256``, the hash of every column (see :func:`content_hash`), and ``hash``,
+how that hash reads the columns: ``stored-width`` (each column's values at the
+width they are stored in: one byte a value for ``uint8``; the columns that
+number the rows, ``n`` and ``h0``, ``h1``, ..., are left out of the hash, since
+the metadata fixes them and the reader checks them value by value). Files written before
+this key existed (up to 25 November 2026) have no ``hash`` key and hashed every
+value as an 8-byte integer (``int64``): they are still read and checked that
+way. A file naming a hash this version does not know is refused in one line.
 
 Writes are atomic: a temporary file in the same directory is written,
 flushed to disk and renamed over the old one, so a write that dies halfway
@@ -73,7 +80,15 @@ METADATA = (
     "created",
     "rows",
     "sha256",
+    "hash",
 )
+
+#: The content hash of this version: every column at the width it is stored in.
+HASH_STORED = "stored-width"
+#: The content hash of files written without a ``hash`` key: every value as an 8-byte integer.
+HASH_INT64 = "int64"
+#: The hashes a stored file may declare (older ones are read; none is refused for its age).
+HASHES = (HASH_STORED, HASH_INT64)
 
 
 @dataclass(frozen=True)
@@ -97,6 +112,7 @@ class Table:
     version: str = nimproof.__version__
     created: str = ""
     sha256: str = ""
+    hash: str = HASH_STORED
     path: Path | None = None
 
     @property
@@ -160,14 +176,49 @@ def box_table(game: Game, table: MultiTable, method: str) -> Table:
     )
 
 
-def content_hash(frame: pd.DataFrame) -> str:
-    """sha256 over every column in order: its name, then its values as little-endian int64."""
+def content_hash(frame: pd.DataFrame, scheme: str = HASH_STORED) -> str:
+    """sha256 over the columns in order (see :func:`hash_column`).
+
+    ``stored-width`` leaves out the index columns (``n``, ``h0``, ``h1``, ...): their
+    values follow from the metadata (``0..bound``, the box in row-major order) and
+    the reader checks them as such. ``int64`` hashes every column.
+    """
     h = hashlib.sha256()
     for name in frame.columns:
-        h.update(str(name).encode() + b"\0")
-        col = frame[name].to_numpy()
-        h.update(np.ascontiguousarray(col.astype("<i8")).tobytes())
+        if scheme == HASH_STORED and is_index_column(str(name)):
+            continue
+        hash_column(h, str(name), frame[name].to_numpy(), scheme)
     return h.hexdigest()
+
+
+def is_index_column(name: str) -> bool:
+    """True for ``n`` and ``h0``, ``h1``, ...: the columns that number the rows."""
+    return name == "n" or (name[:1] == "h" and name[1:].isdigit())
+
+
+def hash_column(h: Any, name: str, values: np.ndarray, scheme: str = HASH_STORED) -> None:
+    """Add one column to the sha256 ``h``: its name and a NUL, then its values.
+
+    ``stored-width``: the value type's name and a NUL, then the values as stored
+    (little-endian, ``values.dtype``'s width: the bytes are hashed without a copy
+    when the array already is). ``int64``: every value as a little-endian 8-byte
+    integer (the hash of files without a ``hash`` key). A column may be given in
+    pieces: :func:`hash_values` adds more values of the same column.
+    """
+    h.update(name.encode() + b"\0")
+    if scheme == HASH_STORED:
+        h.update(values.dtype.name.encode() + b"\0")
+    hash_values(h, values, scheme)
+
+
+def hash_values(h: Any, values: np.ndarray, scheme: str = HASH_STORED) -> None:
+    """Add the values of a column (after :func:`hash_column` began it) to ``h``."""
+    if scheme == HASH_STORED:
+        h.update(np.ascontiguousarray(values, dtype=values.dtype.newbyteorder("<")))
+        return
+    step = 1 << 20  # int64 copies of at most 8 MB at a time
+    for a in range(0, len(values), step):
+        h.update(np.ascontiguousarray(values[a : a + step], dtype="<i8"))
 
 
 def table_path(
@@ -202,6 +253,7 @@ def save(table: Table, data_dir: str | os.PathLike[str] | None = None) -> Table:
         version=nimproof.__version__,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         sha256=content_hash(table.frame),
+        hash=HASH_STORED,
     )
     path = root / file_name(table.spec, table.layout, table.heaps, table.method)
     arrow = pa.Table.from_pandas(stamped.frame, preserve_index=False)
@@ -268,6 +320,7 @@ def read(path: str | os.PathLike[str]) -> Table:
             version=str(meta["version"]),
             created=str(meta["created"]),
             sha256=str(meta["sha256"]),
+            hash=str(meta.get("hash", HASH_INT64)),
             path=p,
         )
     except (ValueError, KeyError, TypeError) as exc:
@@ -301,7 +354,9 @@ def _problem(t: Table) -> str | None:
     for name in want:
         if frame[name].isna().any():
             return f"missing values in column {name!r}"
-    if content_hash(frame) != t.sha256:
+    if t.hash not in HASHES:
+        return f"unknown content hash {t.hash!r} (written by a newer nimproof?)"
+    if content_hash(frame, t.hash) != t.sha256:
         return "content hash mismatch (the values were altered or damaged)"
     if t.layout == "heap":
         if not np.array_equal(frame["n"].to_numpy(), np.arange(rows)):
@@ -492,6 +547,7 @@ class CatalogEntry:
     version: str = ""
     created: str = ""
     sha256: str = ""
+    hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""

@@ -3,12 +3,15 @@
 ``stream_table(game, n_max, out)`` computes heaps ``0..n_max`` and writes
 them to ``out`` (a parquet file in the format of :mod:`.store`: columns ``n``
 and ``grundy``, the same metadata and content hash, so ``nimproof data
-verify`` checks it). While it runs, finished chunks are kept as atomic part
-files in ``OUT.parts/`` with a manifest; an interrupted run started again
-with ``resume=True`` continues after the last finished part, and a run that
-dies leaves no damaged file (every write is a temporary file renamed into
-place). At the end the parts are merged into ``out`` (one row group per
-part) and removed.
+verify`` checks it). Each finished chunk of heaps (a part) is encoded once, as
+a row group of ``out``, on a thread beside the computation. The checkpoint a
+resumed run starts from is kept in ``OUT.parts/`` with a manifest: each part's
+values as they are (``part-NNNNNN.npy``, no encoding), or, when the table is
+in a memory-mapped file, that file and its state. An interrupted run started
+again with ``resume=True`` continues after its checkpoint, and a run that dies
+leaves no damaged file (every write is a temporary file renamed into place).
+The final file is written as ``OUT.parts/final.tmp`` and renamed to ``out``
+when it is whole; then ``OUT.parts/`` is removed.
 
 Memory: games whose value at ``n`` depends only on a bounded window of the
 heaps below it (finite subtraction sets) keep one chunk and that window.
@@ -16,13 +19,14 @@ The sparse engine's games hold the whole table in memory (compact) when it
 fits the memory budget (``memory`` bytes; by default what the machine has
 available), else keep it in a memory-mapped file in ``OUT.parts/``
 (:class:`nimproof.engines.mapped.MappedTable`: stretches sized from the budget,
-each checkpointed, so a resumed run goes on from the last finished stretch
-even when its part was not written yet). Every other family holds the whole
-table and writes it out chunk by chunk as it grows.
+each checkpointed, so a resumed run goes on from the last finished stretch).
+Every other family holds the whole table and writes it out chunk by chunk as
+it grows.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -40,7 +44,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import nimproof
-from nimproof.datasets.store import META_KEY, atomic_write
+from nimproof.datasets.store import HASH_STORED, META_KEY, atomic_write, hash_column, hash_values
 from nimproof.engines import grundy_table, heap_engine
 from nimproof.engines import stream_kernels as stk
 from nimproof.engines.mapped import MappedTable, stretch_for
@@ -64,6 +68,10 @@ PART_ROWS = 1 << 24
 PENDING = 2
 #: Largest bound accepted for window engines (the memory stays bounded).
 STREAM_MAX_N = 10**10
+#: How the parts of a run are kept (the manifest says it; older runs kept parquet parts).
+PARTS_FORMAT = "npy"
+#: Rows per row group of the final file (pyarrow's default size: a part is written as several).
+ROW_GROUP = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +106,10 @@ def stream_table(
 
     ``memory``: the memory budget in bytes for the sparse engine's table (None: the
     memory available now); a table that does not fit it is kept in a memory-mapped
-    file, computed in stretches that fit it. Refuses (one-line :class:`UsageError`) an ``out`` that cannot be written (before
-    any work), unfinished parts without
-    ``resume``, parts of another game or bound with ``resume``, and a bound
-    the engine cannot reach.
+    file, computed in stretches that fit it. Refuses (one-line :class:`UsageError`)
+    an ``out`` that cannot be written (before any work), unfinished parts without
+    ``resume``, parts of another game or bound (or of an older nimproof) with
+    ``resume``, and a bound the engine cannot reach.
     """
     t0 = time.monotonic()
     if output_file(str(out), "parquet file").is_stdout:
@@ -111,29 +119,37 @@ def stream_table(
     engine, window = _engine(game)
     rule = split_rule(game) if window is None else None
     mapped = rule is not None and _needs_file(n_max, memory)
-    manifest = {"spec": game.spec, "n_max": n_max, "engine": engine, "part_rows": part_rows}
+    manifest = {
+        "spec": game.spec,
+        "n_max": n_max,
+        "engine": engine,
+        "part_rows": part_rows,
+        "parts": PARTS_FORMAT,
+    }
     if mapped:
         manifest["mapped"] = True
     done = _open_parts(folder, manifest, resume)
-    start = done * part_rows
-    parts = _Parts(folder, n_max, done, part_rows, progress)
+    parts = _Parts(folder, n_max, done, part_rows, progress, checkpoint=not mapped)
     writer = _Writer(parts, game, engine)
+    start = done * part_rows
     try:
         if window is not None:
-            values = None
             top = _run_window(parts, window, writer)
+            source = functools.partial(_read_part, folder)
         elif mapped and rule is not None:
-            values = None
-            top = _run_mapped(parts, rule, writer, memory)
+            table, start = _run_mapped(parts, rule, writer, memory)
+            top = table.largest()
+            source = functools.partial(_slice, table.values, part_rows)
         else:
             values = _run_whole(parts, game, writer)
             top = int(values.max())
-        hashed = writer.finish(path)
+            source = functools.partial(_slice, values, part_rows)
+        width = writer.finish(path)
+        if not writer.complete:
+            _merge(game, (n_max, engine, part_rows), path, width, source)
     except BaseException:
         writer.abandon()
         raise
-    if not writer.complete:
-        _merge(game, (n_max, engine, part_rows), folder, path, hashed, values)
     shutil.rmtree(folder, ignore_errors=True)
     resumed = min(start, n_max + 1)
     return StreamResult(path, n_max, engine, resumed, time.monotonic() - t0, top, mapped)
@@ -164,6 +180,11 @@ def _open_parts(folder: Path, manifest: dict[str, Any], resume: bool) -> int:
                 "or delete the folder to start again"
             )
         old = json.loads(mfile.read_text(encoding="utf-8"))
+        if old.get("parts") != manifest["parts"]:
+            raise UsageError(
+                f"{folder} holds parts written by an older nimproof (parquet parts), "
+                "which this version does not resume; delete it and start again"
+            )
         if old != manifest:
             raise UsageError(
                 f"{folder} belongs to another run ({old.get('spec')}, n <= {old.get('n_max')}); "
@@ -179,16 +200,17 @@ def _open_parts(folder: Path, manifest: dict[str, Any], resume: bool) -> int:
 
 
 def _part_name(i: int) -> str:
-    return f"part-{i:06d}.parquet"
+    return f"part-{i:06d}.npy"
 
 
 def _write_part(folder: Path, i: int, values: np.ndarray) -> None:
-    arrow = pa.table({"grundy": _compact(values)})
-    atomic_write(folder / _part_name(i), lambda f: pq.write_table(arrow, f))
+    """The checkpoint of part ``i``: its values as they are (compact), no encoding."""
+    compact = _compact(values)
+    atomic_write(folder / _part_name(i), lambda f: np.save(f, compact, allow_pickle=False))
 
 
 def _read_part(folder: Path, i: int) -> np.ndarray:
-    return pq.read_table(folder / _part_name(i)).column("grundy").to_numpy()
+    return np.load(folder / _part_name(i), allow_pickle=False)
 
 
 def _compact(values: np.ndarray) -> np.ndarray:
@@ -201,13 +223,17 @@ def _compact(values: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class _Parts:
-    """A run in progress: heaps ``0..n_max`` in parts of ``part_rows``, ``done`` already written."""
+    """A run in progress: heaps ``0..n_max`` in parts of ``part_rows``, ``done`` already written.
+
+    ``checkpoint``: each part is also kept as a part file (False when the
+    memory-mapped value file is the checkpoint)."""
 
     folder: Path
     n_max: int
     done: int
     part_rows: int
     progress: Progress | None
+    checkpoint: bool = True
 
     @property
     def count(self) -> int:
@@ -218,16 +244,17 @@ class _Parts:
 class _Writer:
     """Writes finished parts, the final file and the hash, in order, on a thread of its own.
 
-    The kernels release the GIL (numba ``nogil``), so on a machine with a free
-    core the output is written while the next stretch is computed. Each part
-    goes to its part file (the checkpoint a resumed run starts from) and, as a
-    row group, to the final file (``OUT.parts/final.tmp``); the content hash
-    (:func:`nimproof.datasets.store.content_hash`: the column ``n``, then
-    ``grundy``, as little-endian int64) grows with it. Parts already on disk (a
-    resumed run) go first. The final file's metadata, which holds the hash, is
-    added when it is closed; if a part needs a wider value type than the final
-    file's column (the first part's), the final file is dropped and
-    :func:`_merge` writes it at the end.
+    The kernels release the GIL (numba ``nogil``), and so do pyarrow's encoder
+    and hashlib on large buffers: on a machine with a free core the output is
+    written while the next stretch is computed. Each part is encoded once, as a
+    row group of the final file (``OUT.parts/final.tmp``); before that its raw
+    values are saved as its checkpoint (unless the value file is the checkpoint).
+    The content hash (:func:`nimproof.datasets.store.hash_column`, at the stored
+    width; column ``n`` is 0..bound and checked as such, not hashed) grows with
+    the file. Parts already on disk (a resumed run) go first. The final file's
+    metadata, which holds the hash, is added when it is closed; if a part needs
+    a wider value type than the final file's column (the first part's), the
+    final file is dropped and :func:`_merge` writes it at the end.
     """
 
     def __init__(self, parts: _Parts, game: Game, engine: str) -> None:
@@ -239,6 +266,7 @@ class _Writer:
         self.failed = False
         self.final: pq.ParquetWriter | None = None
         self.final_ok = True
+        self.n = np.zeros(0, dtype=np.int64)  # made on the writer's thread, at the first part
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nimproof-parts")
         self.pending: list[Future[None]] = [self.pool.submit(self._start)]
 
@@ -248,46 +276,53 @@ class _Writer:
         return self.parts.folder / "final.tmp"
 
     def _start(self) -> None:
-        h = self.hash
-        h.update(b"n\0")
-        step = 1 << 20
-        buf = np.arange(step, dtype="<i8")
-        for a in range(0, self.parts.n_max + 1, step):
-            h.update(buf[: min(step, self.parts.n_max + 1 - a)].tobytes())
-            buf += step
-        h.update(b"grundy\0")
         for i in range(self.parts.done):
             self._add(i, _read_part(self.parts.folder, i))
 
     def _add(self, i: int, values: np.ndarray) -> None:
         compact = _compact(values)
-        self.widths.add(str(compact.dtype))
-        step = 1 << 20
-        buf = np.empty(step, dtype="<i8")
-        for a in range(0, len(values), step):
-            m = min(step, len(values) - a)
-            np.copyto(buf[:m], values[a : a + m])
-            self.hash.update(buf[:m].tobytes())
+        self.widths.add(compact.dtype.name)
         if not self.final_ok:
             return
         if self.final is None:
-            schema = _schema(pa.from_numpy_dtype(compact.dtype), {})
-            self.final = _final_writer(self.final_path, schema)
-        wide = self.final.schema.field("grundy").type
-        if _width(str(compact.dtype)) > _width(str(wide)):
+            self.final = _final_writer(self.final_path, _schema(compact.dtype))
+            hash_column(self.hash, "grundy", compact[:0])
+        wide = self.final.schema.field("grundy").type.to_pandas_dtype()
+        if _width(compact.dtype.name) > _width(np.dtype(wide).name):
             self.final.close()
             self.final_ok = False
             return
+        grundy = compact.astype(wide, copy=False)
+        hash_values(self.hash, grundy)
         first = i * self.parts.part_rows
-        n = np.arange(first, first + len(values), dtype=np.int64)
-        grundy = compact.astype(wide.to_pandas_dtype())
-        self.final.write_table(pa.table({"n": n, "grundy": grundy}, schema=self.final.schema))
+        for a in range(0, len(grundy), ROW_GROUP):
+            self.final.write_table(self._rows(first + a, grundy[a : a + ROW_GROUP]))
+
+    def _rows(self, first: int, grundy: np.ndarray) -> pa.Table:
+        """Heaps ``first ..`` as one row group of the final file.
+
+        ``n`` comes from one buffer of :data:`ROW_GROUP` numbers, shifted from row
+        group to row group (8 MB stay in use, not 8 bytes a heap of the part).
+        """
+        if len(self.n) < len(grundy):
+            self.n = np.arange(first, first + len(grundy), dtype=np.int64)
+        else:
+            self.n += first - int(self.n[0])
+        n = self.n[: len(grundy)]
+        return pa.table({"n": n, "grundy": grundy}, schema=self.final_schema)
+
+    @property
+    def final_schema(self) -> pa.Schema:
+        """The final file's schema (only once the file is open)."""
+        assert self.final is not None
+        return self.final.schema
 
     def _part(self, i: int, values: np.ndarray) -> None:
         if self.failed:
             return  # a part before this one failed: the run stops at that part
         try:
-            _write_part(self.parts.folder, i, values)
+            if self.parts.checkpoint:
+                _write_part(self.parts.folder, i, values)
             self._add(i, values)
         except BaseException:
             self.failed = True
@@ -313,27 +348,25 @@ class _Writer:
                 keep.append(f)
         self.pending = keep
 
-    def finish(self, path: Path) -> tuple[str, str]:
+    def finish(self, path: Path) -> str:
         """Wait for every part and close the final file into ``path`` when it is whole.
 
-        Returns the content hash and the widest value type; ``path`` is written
-        only when the final file holds every part (else :func:`_merge` must).
+        Returns the widest value type of the parts; ``path`` is written only when
+        the final file holds every part (else :func:`_merge` must).
         """
         try:
             self._raise(wait=True)
         finally:
             self.pool.shutdown(wait=True)
-        digest = self.hash.hexdigest()
         width = max(self.widths, key=_width) if self.widths else "uint8"
         if self.final is not None and self.final_ok:
-            meta = _meta(self.game, self.parts.n_max, self.engine, digest)
-            self.final.add_key_value_metadata({META_KEY.decode(): json.dumps(meta)})
-            self.final.close()
+            meta = _meta(self.game, self.parts.n_max, self.engine, self.hash.hexdigest())
+            _close(self.final, meta)
             with open(self.final_path, "rb+") as f:
                 os.fsync(f.fileno())
             path.parent.mkdir(parents=True, exist_ok=True)
             os.replace(self.final_path, path)
-        return digest, width
+        return width
 
     @property
     def complete(self) -> bool:
@@ -347,15 +380,20 @@ class _Writer:
             self.final.close()
 
 
-def _schema(wide: pa.DataType, meta: dict[str, Any]) -> pa.Schema:
-    schema = pa.schema([("n", pa.int64()), ("grundy", wide)])
-    return schema.with_metadata({META_KEY: json.dumps(meta).encode()}) if meta else schema
+def _schema(grundy: np.dtype[Any]) -> pa.Schema:
+    return pa.schema([("n", pa.int64()), ("grundy", pa.from_numpy_dtype(grundy))])
 
 
 def _final_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
     return pq.ParquetWriter(
         where, schema, use_dictionary=["grundy"], column_encoding={"n": "DELTA_BINARY_PACKED"}
     )
+
+
+def _close(writer: pq.ParquetWriter, meta: dict[str, Any]) -> None:
+    """Add the store's metadata (known only now: it holds the hash) and close the file."""
+    writer.add_key_value_metadata({META_KEY.decode(): json.dumps(meta)})
+    writer.close()
 
 
 def _meta(game: Game, n_max: int, engine: str, digest: str) -> dict[str, Any]:
@@ -373,6 +411,7 @@ def _meta(game: Game, n_max: int, engine: str, digest: str) -> dict[str, Any]:
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "rows": n_max + 1,
         "sha256": digest,
+        "hash": HASH_STORED,
     }
 
 
@@ -424,28 +463,30 @@ def _run_whole(parts: _Parts, game: Game, writer: _Writer) -> np.ndarray:
     return table.values
 
 
-def _run_mapped(parts: _Parts, rule: SplitRule, writer: _Writer, memory: int | None) -> int:
+def _run_mapped(
+    parts: _Parts, rule: SplitRule, writer: _Writer, memory: int | None
+) -> tuple[MappedTable, int]:
     """The sparse engine's table in a memory-mapped file (``OUT.parts/values.bin``).
 
     Stretches divide the parts (so a part ends where a stretch ends) and fit the
     budget; each finished part is read back from the file and handed to the writer.
-    A resumed run first hands over the parts its state covers but that were not
-    written, then goes on from the state's heap.
+    The file and its state are the checkpoint (no part files): a resumed run first
+    hands over the parts its state covers, then computes from the state's heap.
+    Returns the table and the heap the computation started from.
     """
     stop = parts.n_max + 1
     path = parts.folder / "values.bin"
-    if parts.done and not (parts.folder / "values.bin.state.npz").exists():
-        raise UsageError(f"{parts.folder}: the table's state is missing; delete the folder")
     free = shutil.disk_usage(parts.folder).free
     if not path.exists() and free < 2 * stop:
         raise UsageError(
             f"{parts.folder}: heaps 0..{parts.n_max:,} need about {2 * stop / 2**30:.1f} GB of "
-            f"disk (the value file and the parquet parts); {free / 2**30:.1f} GB is free"
+            f"disk (the value file and the parquet file); {free / 2**30:.1f} GB is free"
         )
     table = MappedTable(rule, stop, path)
+    start = table.n
     rows = parts.part_rows
     stretch = _divisor_at_most(rows, stretch_for(memory or available_memory()))
-    for i in range(parts.done, min(table.n, stop) // rows):
+    for i in range(min(table.n, stop) // rows):
         writer.submit(i, table.values[i * rows : (i + 1) * rows])  # submit copies
         table.release()
 
@@ -455,7 +496,7 @@ def _run_mapped(parts: _Parts, rule: SplitRule, writer: _Writer, memory: int | N
             writer.submit(i, t.values[i * rows : b])
 
     table.run(stop, stretch, finished, parts.progress)
-    return table.largest()
+    return table, start
 
 
 def _divisor_at_most(rows: int, most: int) -> int:
@@ -471,38 +512,40 @@ def _divisor_at_most(rows: int, most: int) -> int:
 def _merge(
     game: Game,
     run: tuple[int, str, int],
-    folder: Path,
     path: Path,
-    hashed: tuple[str, str],
-    values: np.ndarray | None,
+    width: str,
+    part: Callable[[int], np.ndarray],
 ) -> None:
     """Write ``path`` when the writer could not: the store's columns, metadata and hash.
 
-    ``run`` is ``(n_max, engine, part_rows)``; ``hashed`` the content hash and the
-    widest value type of the parts (from :class:`_Writer`). The values come from
-    ``values`` when the whole table is in memory, else from the parts.
+    ``run`` is ``(n_max, engine, part_rows)``; ``width`` the widest value type of
+    the parts (from :class:`_Writer`), the type of the file's column; ``part(i)``
+    gives the values of part ``i``. Every part is encoded and hashed again.
     """
     n_max, engine, part_rows = run
     count = -(-(n_max + 1) // part_rows)
-    wide = pa.from_numpy_dtype(np.dtype(hashed[1]))
-    schema = _schema(wide, _meta(game, n_max, engine, hashed[0]))
-
-    def part(i: int) -> np.ndarray:
-        if values is None:
-            return _read_part(folder, i)
-        return values[i * part_rows : min(n_max + 1, (i + 1) * part_rows)]
+    wide = np.dtype(width)
+    schema = _schema(wide)
+    h = hashlib.sha256()
+    hash_column(h, "grundy", np.empty(0, dtype=wide))
 
     def write(f: Any) -> None:
-        with _final_writer(f, schema) as writer:
-            n = np.arange(part_rows, dtype=np.int64)
-            for i in range(count):
-                chunk = part(i)
-                columns = {"n": n[: len(chunk)], "grundy": chunk.astype(wide.to_pandas_dtype())}
-                writer.write_table(pa.table(columns, schema=schema))
-                n += part_rows
+        writer = _final_writer(f, schema)
+        n = np.arange(part_rows, dtype=np.int64)
+        for i in range(count):
+            grundy = part(i).astype(wide, copy=False)
+            hash_values(h, grundy)
+            writer.write_table(pa.table({"n": n[: len(grundy)], "grundy": grundy}, schema=schema))
+            n += part_rows
+        _close(writer, _meta(game, n_max, engine, h.hexdigest()))
 
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, write)
+
+
+def _slice(values: np.ndarray, rows: int, i: int) -> np.ndarray:
+    """Part ``i`` of a table held whole (in memory or in a memory-mapped file)."""
+    return np.asarray(values[i * rows : (i + 1) * rows])
 
 
 def _width(name: str) -> int:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -14,6 +16,7 @@ import pytest
 import nimproof
 from nimproof import datasets
 from nimproof.datasets import store
+from nimproof.datasets.store import heap_table
 from nimproof.engines import grundy_table, multi_table, reference
 from nimproof.errors import DatasetError
 from nimproof.games import parse_spec
@@ -251,3 +254,71 @@ def test_standard_list_names_the_tables_of_the_brief() -> None:
     have = {(s.spec, s.bound) for s in datasets.STANDARD if s.heaps is None}
     assert wanted <= have
     assert any(s.spec == "dawsons-kayles" for s in datasets.STANDARD)
+
+
+def _set_meta(path: Path, change: object) -> None:
+    arrow = pq.read_table(path)
+    meta = json.loads(arrow.schema.metadata[b"nimproof"])
+    change(meta)  # type: ignore[operator]
+    pq.write_table(arrow.replace_schema_metadata({b"nimproof": json.dumps(meta).encode()}), path)
+
+
+def test_the_hash_reads_values_at_their_stored_width(tmp_path: Path) -> None:
+    # The definition of the "stored-width" hash: column name, NUL, type name, NUL, the values
+    # as stored (one byte each for uint8); the row numbers (n) are checked, not hashed.
+    values = np.array([0, 1, 2, 0, 3], dtype=np.uint8)
+    frame = pd.DataFrame({"n": np.arange(5, dtype=np.int64), "grundy": values})
+    want = hashlib.sha256(b"grundy\0uint8\0" + values.tobytes()).hexdigest()
+    assert datasets.content_hash(frame) == want
+    wide = frame.astype({"grundy": np.int64})
+    assert datasets.content_hash(wide) != want  # the width is part of what is hashed
+    legacy = hashlib.sha256(
+        b"n\0" + np.arange(5, dtype="<i8").tobytes() + b"grundy\0" + values.astype("<i8").tobytes()
+    ).hexdigest()
+    assert datasets.content_hash(frame, store.HASH_INT64) == legacy
+    path = datasets.save(
+        heap_table(parse_spec("kayles"), values.astype(np.int64), "test"), tmp_path
+    ).path
+    assert path is not None and _meta(path)["hash"] == "stored-width"
+
+
+def test_tables_written_before_the_stored_width_hash_are_still_read(tmp_path: Path) -> None:
+    # A file without a "hash" key hashed every column as int64: it is read, checked that way,
+    # and an altered value in it is still caught; a hash this version does not know is refused.
+    game = parse_spec("kayles")
+    datasets.get_or_compute(game, 300, data_dir=tmp_path)
+    path = datasets.table_path(game, data_dir=tmp_path)
+    frame = datasets.load(game, data_dir=tmp_path).frame
+
+    def legacy(meta: dict[str, object]) -> None:
+        del meta["hash"]
+        meta["sha256"] = datasets.content_hash(frame, store.HASH_INT64)
+
+    _set_meta(path, legacy)
+    table = datasets.load(game, data_dir=tmp_path)
+    assert table.hash == "int64" and table.grundy.tolist() == frame["grundy"].tolist()
+
+    def bump(frame: object) -> None:
+        frame.loc[77, "grundy"] += 1  # type: ignore[attr-defined]
+
+    _rewrite(path, bump)
+    with pytest.raises(DatasetError, match="hash mismatch"):
+        datasets.load(game, data_dir=tmp_path)
+    datasets.save(heap_table(game, frame["grundy"].to_numpy(), "test"), tmp_path)
+    _set_meta(path, lambda meta: meta.update(hash="blake3"))
+    with pytest.raises(DatasetError, match="unknown content hash 'blake3'") as info:
+        datasets.load(game, data_dir=tmp_path)
+    assert "\n" not in str(info.value)
+
+
+def test_row_numbers_left_out_of_the_hash_are_still_checked(tmp_path: Path) -> None:
+    game = parse_spec("kayles")
+    datasets.get_or_compute(game, 100, data_dir=tmp_path)
+    path = datasets.table_path(game, data_dir=tmp_path)
+
+    def renumber(frame: object) -> None:
+        frame.loc[5, "n"] = 6  # type: ignore[attr-defined]
+
+    _rewrite(path, renumber)
+    with pytest.raises(DatasetError, match=r"column 'n' is not 0\.\.bound"):
+        datasets.load(game, data_dir=tmp_path)

@@ -6,9 +6,12 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -132,31 +135,48 @@ stream_table(parse_spec("octal:0.106"), {n}, sys.argv[1], part_rows={rows}, memo
 """
 
 
+def _kill_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 120
+    while not ready() and time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.005)
+    proc.kill()
+    proc.wait()
+
+
+def _saved_heap(folder: Path) -> int:
+    """The heap count of the value file's last checkpoint (0 when there is none yet)."""
+    try:
+        return int(json.loads(str(np.load(state_path(folder / "values.bin"))["meta"]))["n"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
 @pytest.mark.parametrize("memory", [None, 1 << 16])
 def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memory: int | None
 ) -> None:
-    # A real kill (SIGKILL, no clean-up) of a run in another process, once 8 parts are on
-    # disk; the resumed run starts at the first missing part and the file checks out.
+    # A real kill (SIGKILL, no clean-up) of a run in another process, once 8 parts are
+    # checkpointed; the resumed run starts at the first missing part and the file checks out.
     # With a 64 KB budget the table is in a memory-mapped file, computed in stretches of
-    # 4,096 heaps: the resumed run computes from the last checkpointed stretch (which may be
-    # past the last written part) and writes the parts from the first missing one.
+    # 4,096 heaps, and that file is the checkpoint (no part files): the resumed run computes
+    # from the last checkpointed stretch and encodes every part from the file.
     n, rows = (1 << 22) - 1, 1 << 14
     out = tmp_path / "k.parquet"
     folder = stream.parts_dir(out)
     code = _KILLED_RUN.format(n=n, rows=rows, memory=memory)
     proc = subprocess.Popen([sys.executable, "-c", code, str(out)])
-    deadline = time.monotonic() + 120
-    while len(list(folder.glob("part-*.parquet"))) < 8 and time.monotonic() < deadline:
-        assert proc.poll() is None, "the run ended before it could be killed"
-        time.sleep(0.005)
-    proc.kill()
-    proc.wait()
+    if memory is None:
+        _kill_when(proc, lambda: len(list(folder.glob("part-*.npy"))) >= 8)
+    else:
+        _kill_when(proc, lambda: _saved_heap(folder) >= 8 * rows)
+        assert not list(folder.glob("part-*"))
     assert not out.exists()
     kept = 0
-    while (folder / f"part-{kept:06d}.parquet").exists():
+    while (folder / f"part-{kept:06d}.npy").exists():
         kept += 1
-    assert 8 <= kept < (n + 1) // rows
+    saved = _saved_heap(folder)
+    assert (8 <= kept < (n + 1) // rows) if memory is None else (8 * rows <= saved < n + 1)
     written: list[int] = []
     real = stream._write_part
 
@@ -173,15 +193,15 @@ def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
         real_extend(table, stop, progress)  # type: ignore[arg-type]
 
     monkeypatch.setattr(MappedTable, "extend", extend)
-    checkpoint = state_path(folder / "values.bin")
-    saved = int(json.loads(str(np.load(checkpoint)["meta"]))["n"]) if memory else 0
     got = stream.stream_table(
         parse_spec("octal:0.106"), n, out, part_rows=rows, resume=True, memory=memory
     )
-    assert got.resumed_from == kept * rows and min(written) == kept
     assert got.mapped == (memory is not None)
-    if memory is not None:
-        assert saved >= kept * rows and starts[0] == saved and len(starts) > 1
+    if memory is None:
+        assert got.resumed_from == kept * rows and min(written) == kept
+    else:
+        assert got.resumed_from == saved and starts[0] == saved and len(starts) > 1
+        assert not written
     assert not folder.exists()
     table = datasets.store.read(out)  # checks the content hash over every row
     assert table.bound == n and len(table.grundy) == n + 1
@@ -192,7 +212,7 @@ def test_a_killed_run_resumes_without_recomputing_its_finished_parts(
     digits = np.array(game.moves_spec.digits, dtype=np.int64)  # type: ignore[attr-defined]
     hk.octal_kernel(dense, 0, len(dense), digits, 0, 0)
     assert table.grundy[: len(dense)].tolist() == dense.tolist()
-    edge = kept * rows + rows
+    edge = max(kept * rows, saved) + rows
     assert np.array_equal(table.grundy[:edge], grundy_table(game, edge - 1))
 
 
@@ -230,3 +250,46 @@ def test_cli_memory_budget_keeps_the_table_in_a_file(
     assert np.array_equal(datasets.store.read(out).grundy, grundy_table(game, 300_000))
     assert main(["table", "octal:0.106", "--max-n", "3000", "--memory-mb", "16"]) == 2
     assert "--memory-mb is for a run written with --out" in capsys.readouterr().err
+
+
+def test_parts_of_an_older_version_are_refused_with_a_clear_message(tmp_path: Path) -> None:
+    # Runs before this version kept parquet parts and no "parts" key in their manifest.
+    out = tmp_path / "t.parquet"
+    folder = stream.parts_dir(out)
+    folder.mkdir()
+    old = {"spec": "subtraction:1,3,4", "n_max": 999, "engine": "subtraction-stream"}
+    (folder / "manifest.json").write_text(json.dumps({**old, "part_rows": 100}))
+    with pytest.raises(UsageError, match="older nimproof") as info:
+        stream.stream_table(parse_spec("subtraction:1,3,4"), 999, out, part_rows=100, resume=True)
+    assert "delete it" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_each_part_is_encoded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One row group per part in the final file and nothing else encoded: the checkpoints are
+    # the raw values, and a table in a memory-mapped file keeps no part files at all.
+    encoded: list[int] = []
+    real = pq.ParquetWriter.write_table
+
+    def counting(self: pq.ParquetWriter, table: pa.Table, *args: Any, **kw: Any) -> None:
+        encoded.append(len(table))
+        real(self, table, *args, **kw)
+
+    checkpoints: list[int] = []
+    real_part = stream._write_part
+
+    def saving(folder: Path, i: int, values: np.ndarray) -> None:
+        checkpoints.append(i)
+        real_part(folder, i, values)
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", counting)
+    monkeypatch.setattr(stream, "_write_part", saving)
+    game = parse_spec("octal:0.106")
+    for memory in (None, 1 << 16):
+        encoded.clear()
+        checkpoints.clear()
+        out = tmp_path / f"t{memory}.parquet"
+        got = stream.stream_table(game, 99_999, out, part_rows=1 << 14, memory=memory)
+        assert got.mapped == (memory is not None)
+        assert sum(encoded) == 100_000 and len(encoded) == 7
+        assert checkpoints == ([] if memory else list(range(7)))
+        assert datasets.store.read(out).grundy.tolist() == grundy_table(game, 99_999).tolist()
