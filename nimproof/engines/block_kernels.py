@@ -55,7 +55,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record, split_removals
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record, split_count, split_removals
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
@@ -64,12 +64,6 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
 TILE = 64
 #: List entries the heaps of a tile read together before the finished ones leave.
 CHUNK = 64
-
-
-@njit(cache=True)
-def _last_pair(rest: int, unequal: bool) -> int:
-    # The largest a of a split a + (rest - a) with a <= rest - a (a < rest - a when unequal).
-    return (rest - 1) // 2 if unequal else rest // 2
 
 
 @njit(cache=True)
@@ -323,7 +317,9 @@ def _check_part(
             rest = n0 + i - ks[s]
             if need[i] > 0 and rest >= 2:
                 row = marks[i * S : (i + 1) * S]
-                need[i] = _scan_heap(g, rest, _last_pair(rest, unequal), prefix, q, row, need[i])
+                need[i] = _scan_heap(
+                    g, rest, split_count(rest, 0, unequal), prefix, q, row, need[i]
+                )
             q = 0
 
 

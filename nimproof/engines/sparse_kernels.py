@@ -280,7 +280,7 @@ def _sample_pairs(
         want[wanted[s, : counts[s]]] = stamp
         need = counts[s]
         rest = lo + s - k
-        last = _split_count(rest, 0, unequal)
+        last = split_count(rest, 0, unequal)
         for i in range(cpos.shape[0] + last + 1 - cbound):
             if need == 0:
                 break
@@ -310,7 +310,7 @@ def _non_split_options(
 
 
 @njit(cache=True)
-def _split_count(n: int, k: int, unequal: bool) -> int:
+def split_count(n: int, k: int, unequal: bool) -> int:
     # Number of unordered splits of n - k into two non-empty parts (unequal ones if asked).
     rest = n - k
     if rest < 2:
@@ -388,7 +388,7 @@ def sparse_kernel(
                 continue
             rest = n - k
             tp = 1 ^ (posbit & rest)
-            c = _split_count(n, k, unequal)
+            c = split_count(n, k, unequal)
             if c == 0:
                 continue
             count += c
@@ -528,7 +528,7 @@ def _scan_common(
         if not digits[k] & 4:
             continue
         rest = n - k
-        last = _split_count(n, k, unequal)
+        last = split_count(n, k, unequal)
         top = np.uint64(rest)
         short = last < cbound - 1  # some heaps of the list are too large for this split
         for i in range(P, P + nlist):
@@ -579,7 +579,7 @@ def dense_kernel(
         for k in range(min(kmax, n + 1)):
             if not digits[k] & 4:
                 continue
-            last = _split_count(n, k, unequal)
+            last = split_count(n, k, unequal)
             count += last
             mask = split_options(g, n - k, last, mask, seen, n, small)
         value = mex_of(mask, seen, n, small) if count > 0 else 0
