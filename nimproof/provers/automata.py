@@ -57,7 +57,7 @@ from nimproof.games.base import (
     UpToKHeaps,
 )
 from nimproof.provers import automata_parts, mona
-from nimproof.provers.automata_recheck import Recheck, recheck
+from nimproof.provers.automata_recheck import candidate
 from nimproof.provers.context import ClaimContext
 from nimproof.verdict import MethodResult, Scope
 
@@ -569,8 +569,9 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
 
     The plan (every obligation, compiled) is built first; MONA then decides all of
     them in one call (:func:`nimproof.provers.mona.decide`, which also shrinks a
-    counterexample), and a counterexample is re-checked once
-    (:func:`nimproof.provers.automata_recheck.recheck`)."""
+    counterexample), and a counterexample becomes a candidate
+    (:func:`nimproof.provers.automata_recheck.candidate`) that
+    :func:`nimproof.provers.settle.settle` re-checks in one pass."""
     t0 = time.monotonic()
     rule = automata_parts.part_moves(ctx.game)
     if rule is not None:  # rules that leave several heaps: their own obligations
@@ -600,17 +601,18 @@ def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
             return _unknown(
                 f"obligation {name}: MONA {answer.outcome} ({answer.message})", t0, stats
             )
-        found = recheck(ctx, p, name, decision.assignment)
-        if isinstance(found, Recheck) and found.counterexample is not None:
-            return MethodResult(
-                NAME,
-                "refuted",
-                detail=f"obligation {name} fails; {found.note}",
-                seconds=time.monotonic() - t0,
-                counterexample=found.counterexample,
-                stats=stats,
-            )
-        return _unknown(f"obligation {name}: {found.note}", t0, stats)
+        found = candidate(ctx, p, name, decision.assignment)
+        if isinstance(found, str):
+            return _unknown(f"obligation {name}: {found}", t0, stats)
+        # an unconfirmed candidate: settle re-checks it (refuted) or says why not (unknown)
+        return MethodResult(
+            NAME,
+            "refuted",
+            detail=f"obligation {name} fails",
+            seconds=time.monotonic() - t0,
+            counterexample=found,
+            stats=stats,
+        )
     done = decision.done
     stats["obligations"] = done
     scope = Scope("all", measure=p.measure, heaps=None if ctx.one_heap else p.heaps)

@@ -95,6 +95,21 @@ class ClaimContext:
         """True for a claim about single heaps of a heap game (variable ``n``)."""
         return self.spec.states_values and self.heaps is None and self.heap_game is not None
 
+    def describe(self, position: Any) -> str:
+        """How a position of this claim is written in explanations."""
+        if self.one_heap:
+            return f"heap {position}"
+        if self.spec.is_identity:
+            return ", ".join(f"{k} = {v}" for k, v in position.items())
+        return "heaps (" + ", ".join(map(str, position)) + ")"
+
+    def contradicts(self, claimed: Any, actual: int) -> bool:
+        """True when the claim's value (or P-verdict) ``claimed`` contradicts the true value
+        ``actual``."""
+        if self.spec.states_p_positions:
+            return bool(claimed) != (actual == 0)
+        return bool(claimed != actual)
+
     def time_left(self) -> float:
         """Seconds until this claim's deadline (infinite when none was set)."""
         return float("inf") if not self.deadline else self.deadline - time.monotonic()

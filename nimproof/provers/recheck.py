@@ -29,8 +29,10 @@ Both are checked against the reference on every small position by
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import math
 from collections.abc import Hashable, Iterator, Sequence
+from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -40,11 +42,20 @@ from nimproof.engines.heap import misere_split_limit
 from nimproof.errors import EvalError
 from nimproof.expr import evaluate
 from nimproof.expr.evaluate import evaluate_each
-from nimproof.games import Game, HeapGame, PluginGame, canonical_heaps
+from nimproof.games import (
+    Game,
+    HeapGame,
+    IntervalTakes,
+    MoveDescription,
+    PluginGame,
+    canonical_heaps,
+    heap_move,
+)
 from nimproof.provers import deadline
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.moves import fixed_moves, move_count_bound
+from nimproof.provers.moves import fixed_moves, is_move, move_count_bound
 from nimproof.provers.recursion import value_at
+from nimproof.provers.solving import Undecided
 
 #: Largest number of positions the reference may explore to re-check one counterexample.
 REFERENCE_BUDGET = 300_000
@@ -190,12 +201,8 @@ def true_position_value(
 
 
 def describe_position(ctx: ClaimContext, position: Any) -> str:
-    """How a position is written in explanations."""
-    if ctx.one_heap:
-        return f"heap {position}"
-    if ctx.spec.is_identity:
-        return ", ".join(f"{k} = {v}" for k, v in position.items())
-    return "heaps (" + ", ".join(map(str, position)) + ")"
+    """How a position is written in explanations (:meth:`ClaimContext.describe`)."""
+    return ctx.describe(position)
 
 
 # ---------------------------------------------------------------------------
@@ -553,3 +560,333 @@ def _freeze(x: Any) -> Any:
     if isinstance(x, list | tuple):
         return tuple(_freeze(v) for v in x)
     return x
+
+
+# ---------------------------------------------------------------------------
+# the facts around one candidate, in one call (for :mod:`.settle`)
+# ---------------------------------------------------------------------------
+
+#: Positions whose moves :func:`listed_options` lists (their total below this and no more
+#: moves than this); beyond, a re-check asks z3 on the concrete position.
+ENUMERATE_TOTAL = 50_000
+ENUMERATE_MOVES = 50_000
+#: Positions with at most this many positions below them are named by a search for the
+#: smallest wrong position below (:func:`first_wrong_below`); larger ones by their own truth.
+SMALL_BELOW = 5000
+#: Most positions :func:`first_wrong_below` evaluates with the reference.
+RECHECK_POSITIONS = 5000
+#: Most suspects (a position's options) whose true value is looked up to name a wrong one.
+NAME_OPTIONS = 2000
+#: Heaps of a one-heap game above this are explained with a move only when its targets are
+#: listed without testing every smaller heap (:func:`few_targets`).
+EXPLAIN_HEAPS = 5000
+
+
+def listed_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
+    """Every move from ``p`` (a heap's targets, or positions of the same heaps) when there are
+    few enough to list, else None."""
+    total = int(p) if ctx.one_heap else sum(p)
+    if total > ENUMERATE_TOTAL:
+        return None
+    if ctx.one_heap:
+        base = ctx.heap_game
+        assert base is not None
+        return base.target_list(int(p))
+    assert ctx.game is not None
+    if move_count_bound(ctx.game, tuple(p)) > ENUMERATE_MOVES:
+        return None  # Moore's Nim: lowering two heaps of 1000 is already a million moves
+    return fixed_moves(ctx.game, tuple(p))
+
+
+@singledispatch
+def few_targets(spec: MoveDescription) -> bool:
+    """True when a heap's targets are listed without testing every smaller heap."""
+    return spec.finite_takes() is not None
+
+
+@few_targets.register
+def _(spec: IntervalTakes) -> bool:
+    return True
+
+
+@dataclasses.dataclass(frozen=True)
+class Wrong:
+    """A position where the claim's exact value differs from the true value, or where the
+    claim is undefined (``error``): a fact, which :mod:`.settle` alone may confirm."""
+
+    position: Any
+    claimed: Any = None
+    actual: int = 0
+    how: str = ""
+    error: EvalError | None = None
+    #: a winning move from the position (the search below names one), else None
+    move: Any = None
+    #: True when found while naming a finding after its own positions were right or out of
+    #: reach (:func:`first_wrong`): its explanation then cites the finding
+    cites_finding: bool = False
+    #: One heap: its move targets and the claim's values there (to explain with a move), when
+    #: they are few enough to list.
+    targets: tuple[int, ...] | None = None
+    target_values: tuple[Any, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Survey:
+    """What is true around a candidate position, answered in one call (:func:`survey`)."""
+
+    #: The claim's exact value at the position and at the move's target (or their EvalError).
+    here: Any
+    there: Any = None
+    #: The position has no move (asked with ``terminal``).
+    terminal: bool = False
+    #: The move is legal by the family's own definition (None: not asked, or ``legal_error``).
+    legal: bool | None = None
+    legal_error: str = ""
+    #: Its moves when few enough to list (asked with ``options``), and the claim's value at
+    #: each (or its EvalError); None when too many to list.
+    options: tuple[Any, ...] | None = None
+    option_values: tuple[Any, ...] = ()
+    #: The first position where the claim is wrong, in the order a finding is named (asked
+    #: with ``name``): the position itself, the move's target, then (``suspects``) its options.
+    wrong: Wrong | None = None
+
+
+def survey(
+    ctx: ClaimContext,
+    position: Any,
+    move: Any = None,
+    *,
+    terminal: bool = False,
+    options: bool = False,
+    name: bool = False,
+) -> Survey:
+    """The facts a candidate at ``position`` (with a move to ``move``) is settled with, in
+    one call: the claim's exact value at both; whether the position is terminal; whether the
+    move is legal by the family's definition; the moves and the claim's value at each;
+    and, with ``name``, the first position where the claim disagrees with its true value
+    (:func:`first_wrong`; ``options``: the position's options are suspects too). Each
+    comes from exact evaluation and the plain reference implementation only."""
+    here, there = _value_or_error(ctx, position), None
+    legal, legal_error = None, ""
+    if move is not None:
+        there = _value_or_error(ctx, move)
+        try:
+            legal = _is_legal(ctx, position, move)
+        except ValueError as exc:
+            legal_error = str(exc)
+    listed = listed_options(ctx, position) if options else None
+    values: tuple[Any, ...] = ()
+    if listed is not None:
+        values = tuple(_values_in_chunks(ctx, listed))
+    return Survey(
+        here,
+        there,
+        _terminal(ctx, position) if terminal else False,
+        legal,
+        legal_error,
+        None if listed is None else tuple(listed),
+        values,
+        first_wrong(ctx, position, move, suspects=options) if name else None,
+    )
+
+
+#: Moves whose claimed values are asked in one evaluation (the deadline is checked between).
+_CHUNK = 1024
+
+
+def _values_in_chunks(ctx: ClaimContext, positions: list[Any]) -> Iterator[Any]:
+    for start in range(0, len(positions), _CHUNK):
+        deadline.check(ctx.deadline, "re-checking the moves of a counterexample")
+        yield from formulas_at(ctx, positions[start : start + _CHUNK])
+
+
+def _value_or_error(ctx: ClaimContext, position: Any) -> Any:
+    try:
+        return formula_at(ctx, position)
+    except EvalError as exc:
+        return exc
+
+
+def _is_legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
+    """``p -> q`` is a move by the family's own definition (raises ValueError when deciding it
+    would list too many moves)."""
+    if ctx.one_heap:
+        base = ctx.heap_game
+        assert base is not None
+        return heap_move(base, int(p), int(q))
+    assert ctx.game is not None
+    return is_move(ctx.game, tuple(p), tuple(q))
+
+
+def _terminal(ctx: ClaimContext, p: Any) -> bool:
+    if ctx.one_heap:
+        base = ctx.heap_game
+        assert base is not None
+        return base.heap_terminal(int(p))
+    assert ctx.game is not None
+    return ctx.game.is_terminal(ctx.game.position(tuple(p)))
+
+
+def first_wrong(
+    ctx: ClaimContext, position: Any, move: Any = None, *, suspects: bool, named: bool = True
+) -> Wrong | None:
+    """The first position where the claim disagrees with the true value, in the order a
+    finding at ``position`` (with a move to ``move``) is named; None when each is right or
+    out of reach.
+
+    With ``named``, first the finding's own positions: one heap, ``position`` then ``move``
+    by the reference table (with the targets that explain it by a move); several heaps, the
+    smallest wrong position below ``position`` while at most :data:`SMALL_BELOW` positions
+    lie below it (else ``position`` by its truth), then ``move``. A search that would list
+    too many moves stops there. Then (``cites_finding``) ``position``, ``move`` and, with
+    ``suspects`` (a value no move reaches), its options (:func:`local_conditions`) or, for
+    Nim at any size, the options of the values it says no move reaches, each by its truth."""
+    if named:
+        try:
+            found = _own_wrong(ctx, position, move)
+        except (ValueError, RecursionError):
+            found = None
+        if found is not None:
+            return found
+    here = as_position(ctx, position)
+    if here is None or not ctx.spec.about_positions:
+        return None
+    try:
+        for suspect in _suspects(ctx, here, move, suspects):
+            wrong = wrong_at(ctx, suspect)
+            if wrong is not None:
+                return dataclasses.replace(wrong, cites_finding=True)
+    except (deadline.TimeUp, Undecided, EvalError, OverflowError):
+        pass
+    return None
+
+
+def _own_wrong(ctx: ClaimContext, position: Any, move: Any) -> Wrong | None:
+    """The finding's own position, then its move's target, where the claim is wrong."""
+    if ctx.one_heap:
+        found = heap_wrong(ctx, int(position))
+        if found is None and move is not None:
+            found = heap_wrong(ctx, int(move))
+        return found
+    point = tuple(int(x) for x in position)
+    if ctx.game is not None and position_count(ctx.game, point) <= SMALL_BELOW:
+        found = first_wrong_below(ctx, point)
+    else:
+        found = wrong_at(ctx, point)
+    if found is None and move is not None:
+        found = wrong_at(ctx, tuple(int(x) for x in move))
+    return found
+
+
+def heap_wrong(ctx: ClaimContext, n: int) -> Wrong | None:
+    """Heap ``n`` where the claim differs from the reference table, with the heap's targets
+    and the claim's values there when they are few enough to explain it by a move."""
+    try:
+        truth = truth_at(ctx, n)
+    except EvalError as exc:
+        return Wrong(n, error=exc)
+    if truth is None or int(truth[0]) == truth[1]:
+        return None
+    base = ctx.heap_game
+    targets: tuple[int, ...] | None = None
+    values: tuple[Any, ...] = ()
+    if (
+        not ctx.recursive
+        and base is not None
+        and not base.splits
+        and (few_targets(base.moves_spec) or n <= EXPLAIN_HEAPS)
+    ):
+        targets = tuple(base.target_list(n))
+        values = tuple(formulas_at(ctx, list(targets)))
+    claimed, actual = int(truth[0]), truth[1]
+    how = "reference implementation"
+    return Wrong(n, claimed, actual, how, targets=targets, target_values=values)
+
+
+def wrong_at(ctx: ClaimContext, position: Any) -> Wrong | None:
+    """``position`` when the claim's value (or P-verdict) there differs from the true one or is
+    undefined there; None when it is right or the truth is out of reach."""
+    try:
+        truth = truth_at(ctx, position)
+    except EvalError as exc:
+        return Wrong(position, error=exc)
+    if truth is None:
+        return None
+    claimed, actual, how = truth
+    return Wrong(position, claimed, actual, how) if ctx.contradicts(claimed, actual) else None
+
+
+def first_wrong_below(ctx: ClaimContext, point: tuple[int, ...]) -> Wrong | None:
+    """The smallest position reachable from ``point`` (itself included) where the claim is
+    wrong, with a winning move from it; None when every position examined (at most
+    :data:`RECHECK_POSITIONS`) agrees or one is too large. Exact evaluation of the claim and
+    the reference values only."""
+    game = ctx.game
+    assert game is not None
+    cache: dict[Hashable, int] = {}
+    seen = {point}
+    frontier = [(sum(point), point)]
+    examined = 0
+    while frontier and examined < RECHECK_POSITIONS:
+        deadline.check(ctx.deadline, "re-checking")
+        _, pos = heapq.heappop(frontier)
+        examined += 1
+        actual = true_position_value(ctx, pos, cache)
+        if actual is None:
+            return None
+        try:
+            claimed = formula_at(ctx, pos)
+        except EvalError as exc:
+            return Wrong(pos, error=exc)
+        if ctx.contradicts(claimed, actual):
+            move = None
+            if actual != 0 or not ctx.spec.states_p_positions:
+                options = fixed_moves(game, pos)
+                move = next((q for q in options if true_position_value(ctx, q, cache) == 0), None)
+            return Wrong(pos, claimed, actual, "reference implementation", move=move)
+        for option in fixed_moves(game, pos):
+            if option not in seen:
+                seen.add(option)
+                heapq.heappush(frontier, (sum(option), option))
+    return None
+
+
+def _suspects(ctx: ClaimContext, here: Any, move: Any, options: bool) -> Iterator[Any]:
+    """The position, the move's target and (``options``: a value no move reaches) the options
+    with the value the claim says no move reaches: listed among the position's options where
+    they are few, or found by theorem for Nim at any size."""
+    yield here
+    target = as_position(ctx, move)
+    if target is not None and target != here:
+        yield target
+    if not options:
+        return
+    size = int(here) if ctx.one_heap else sum(here)
+    if size <= MAX_OPTIONS and true_value(ctx, here) is not None:
+        local = local_conditions(ctx, here)
+        if local is not None:
+            for suspect in local.suspects[:NAME_OPTIONS]:
+                if as_position(ctx, suspect) is not None:
+                    yield suspect
+            return
+    if ctx.game is not None and not ctx.one_heap:
+        try:
+            claimed = formula_at(ctx, here)
+        except EvalError:
+            return
+        goals = [0] if ctx.spec.states_p_positions else range(min(int(claimed), 64))
+        for v in goals:
+            yield from nim_options_of_value(ctx.game, here, v)
+
+
+def as_position(ctx: ClaimContext, raw: Any) -> Any:
+    """``raw`` as a position of the claim (a heap size, or a tuple of ``heaps`` sizes), or None
+    (a move written as parts after a split, or text)."""
+    if isinstance(raw, bool):
+        return None
+    if ctx.one_heap:
+        return int(raw) if isinstance(raw, int) or hasattr(raw, "item") else None
+    shaped = isinstance(raw, tuple | list) and all(isinstance(x, int) for x in raw)
+    if shaped and (ctx.heaps is None or len(raw) == ctx.heaps):
+        return tuple(int(x) for x in raw)
+    return None

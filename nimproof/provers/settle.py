@@ -39,10 +39,8 @@ deadline (:mod:`.deadline`).
 from __future__ import annotations
 
 import dataclasses
-import heapq
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import singledispatch
 from typing import Any, Literal
 
 import z3
@@ -50,28 +48,22 @@ import z3
 from nimproof.engines import reference
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import IntervalTakes, MoveDescription
 from nimproof.provers import deadline as dl
 from nimproof.provers import recheck as rc
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import (
-    fixed_moves,
     heap_move_legal,
     heap_moves,
     is_move,
-    move_count_bound,
 )
 from nimproof.provers.solving import Undecided
 from nimproof.verdict import Counterexample, MethodResult, Status
 
-#: Most options whose true value is looked up to name a wrong position.
-NAME_OPTIONS = 2000
-#: Most positions :func:`first_disagreement` evaluates with the reference.
-RECHECK_POSITIONS = 5000
-#: Positions whose moves :func:`no_move_reaches` lists (their total below this and no
-#: more moves than this); z3 on the concrete position beyond.
-ENUMERATE_TOTAL = 50_000
-ENUMERATE_MOVES = 50_000
+#: The condition of a candidate decoded from a failed WS1S obligation (the automata method):
+#: ``obligation:NAME``, at ``position``, with the move's target ``move`` and, for a value no
+#: move reaches, that value as ``actual``; :func:`settle` confirms it in one pass
+#: (:func:`_obligation`).
+OBLIGATION = "obligation:"
 
 _EXACT = "exact integer evaluation"
 _REFERENCE = "reference implementation"
@@ -124,6 +116,8 @@ def settle(ctx: ClaimContext, result: MethodResult) -> MethodResult:
     cx = result.counterexample
     if cx is None:
         return result
+    if cx.condition.startswith(OBLIGATION) and not cx.rechecked:
+        return _obligation(ctx, result, cx)
     if cx.rechecked:
         named = name_wrong_position(ctx, cx)
         return result if named is cx else dataclasses.replace(result, counterexample=named)
@@ -185,58 +179,26 @@ def name_wrong_position(ctx: ClaimContext, cx: Counterexample) -> Counterexample
     """
     if cx.condition not in _BETWEEN or not ctx.spec.about_positions:
         return cx
-    here = _as_position(ctx, cx.position)
-    if here is None:
-        return cx
-    try:
-        for position in _suspects(ctx, cx, here):
-            named = wrong_at(ctx, position, because=cx.explanation)
-            if named is not None:
-                return named
-    except (dl.TimeUp, Undecided, EvalError, OverflowError):
-        pass
+    two = cx.condition == "condition-2"
+    wrong = rc.first_wrong(ctx, cx.position, cx.move, suspects=two, named=False)
+    return cx if wrong is None else _from_wrong(ctx, wrong, cx.explanation)
+
+
+def _from_wrong(ctx: ClaimContext, wrong: rc.Wrong, because: str = "") -> Counterexample:
+    """The confirmed counterexample at a position where the claim disagrees with the true
+    value (:class:`nimproof.provers.recheck.Wrong`), in words; ``because``: the finding that
+    led here, cited when the position was found while naming it."""
+    if wrong.error is not None:
+        return undefined_at(ctx, wrong.position, wrong.error)
+    move = wrong.move
+    if wrong.targets is not None:
+        move = _heap_move_text(ctx, wrong.position, wrong.claimed, wrong)
+    cx = _value_mismatch(ctx, wrong.position, wrong.claimed, wrong.actual, wrong.how, move)
+    if because and wrong.cites_finding:
+        cx = dataclasses.replace(
+            cx, explanation=f"{cx.explanation} (Found because {because[0].lower()}{because[1:]})"
+        )
     return cx
-
-
-def _suspects(ctx: ClaimContext, cx: Counterexample, here: Any) -> Iterator[Any]:
-    """The reported position, the move's target and (condition 2) the options with the true
-    value the claim says no move reaches: listed among the position's options where they
-    are few, or found by theorem for Nim at any size."""
-    yield here
-    target = _as_position(ctx, cx.move)
-    if target is not None and target != here:
-        yield target
-    if cx.condition != "condition-2":
-        return
-    size = int(here) if ctx.one_heap else sum(here)
-    if size <= rc.MAX_OPTIONS and rc.true_value(ctx, here) is not None:
-        local = rc.local_conditions(ctx, here)
-        if local is not None:
-            for suspect in local.suspects[:NAME_OPTIONS]:
-                if _as_position(ctx, suspect) is not None:
-                    yield suspect
-            return
-    if ctx.game is not None and not ctx.one_heap:
-        try:
-            claimed = rc.formula_at(ctx, here)
-        except EvalError:
-            return
-        goals = [0] if ctx.spec.states_p_positions else range(min(int(claimed), 64))
-        for v in goals:
-            yield from rc.nim_options_of_value(ctx.game, here, v)
-
-
-def _as_position(ctx: ClaimContext, raw: Any) -> Any:
-    """``raw`` as a position of the claim (a heap size, or a tuple of ``heaps`` sizes), or None
-    (a move written as parts after a split, or text)."""
-    if isinstance(raw, bool):
-        return None
-    if ctx.one_heap:
-        return int(raw) if isinstance(raw, int) or hasattr(raw, "item") else None
-    shaped = isinstance(raw, tuple | list) and all(isinstance(x, int) for x in raw)
-    if shaped and (ctx.heaps is None or len(raw) == ctx.heaps):
-        return tuple(int(x) for x in raw)
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -304,7 +266,7 @@ def _local(ctx: ClaimContext, cx: Counterexample, position: Any) -> Settled:
             reached = _no_move_candidate(ctx, cx, position)
             if reached is not None:
                 return Settled("confirmed", reached)
-        where = rc.describe_position(ctx, position)
+        where = ctx.describe(position)
         return Settled("open", cx, f"{where} is beyond every exact method here")
     if local.holds:
         return Settled(
@@ -312,7 +274,7 @@ def _local(ctx: ClaimContext, cx: Counterexample, position: Any) -> Settled:
             cx,
             f"exact evaluation of all {local.options} moves there satisfies the local conditions",
         )
-    for suspect in local.suspects[:NAME_OPTIONS]:
+    for suspect in local.suspects[: rc.NAME_OPTIONS]:
         named = wrong_at(ctx, suspect, because=local.text)
         if named is not None:
             return Settled("confirmed", named)
@@ -437,6 +399,154 @@ def _sum(ctx: ClaimContext, cx: Counterexample) -> Settled:
 
 
 # ---------------------------------------------------------------------------
+# a failed WS1S obligation: confirmed in one pass
+# ---------------------------------------------------------------------------
+
+
+def _obligation(ctx: ClaimContext, result: MethodResult, cx: Counterexample) -> MethodResult:
+    """The automata method's candidate (:data:`OBLIGATION`), confirmed and named from the facts
+    around it asked in one call (:func:`nimproof.provers.recheck.survey`): refuted with the
+    confirmed counterexample, or ``unknown`` with why not (never an unconfirmed candidate:
+    a failed obligation the re-check cannot confirm says nothing about the claim)."""
+    name = cx.condition.removeprefix(OBLIGATION)
+    try:
+        found, note = _confirm_obligation(ctx, name, cx)
+    except (dl.TimeUp, Undecided) as exc:
+        found, note = None, str(exc)
+    if found is None:
+        detail = f"obligation {name}: {note}"
+        return dataclasses.replace(result, status="unknown", counterexample=None, detail=detail)
+    detail = f"obligation {name} fails; {note}"
+    return dataclasses.replace(result, status="refuted", counterexample=found, detail=detail)
+
+
+#: Obligations whose failure relates a position and its moves (named like condition 1 or 2).
+_TERMINAL_OBLIGATIONS = ("c", "g0")
+
+
+def _confirm_obligation(
+    ctx: ClaimContext, name: str, cx: Counterexample
+) -> tuple[Counterexample | None, str]:
+    """The confirmed counterexample of the failed obligation ``name`` at ``cx.position`` and
+    the note saying how; or None and why it does not re-check.
+
+    The steps are those of each obligation (exact evaluation of the claim, the family's own
+    move definition, z3 on the concrete position when its moves are too many to list); a
+    finding between a position and its moves is then replaced by the first position where
+    the claim disagrees with the reference implementation or a theorem."""
+    x, move = cx.position, cx.move
+    simple = name in ("guard", "identity")
+    between = not simple and name not in _TERMINAL_OBLIGATIONS
+    facts = rc.survey(
+        ctx,
+        x,
+        move,
+        terminal=ctx.misere and name not in ("a", "g1") and not simple,
+        options=between and name not in ("a", "g1"),
+        name=between,
+    )
+    if name == "identity":
+        found = _identity_false(ctx, x, facts.here)
+        if found is None:
+            return None, f"MONA's counterexample {x} holds in exact evaluation"
+        return found, "undefined there" if found.condition == "undefined" else _EXACT_NOTE
+    if isinstance(facts.here, EvalError):
+        return undefined_at(ctx, x, facts.here), "undefined there" if simple else str(facts.here)
+    if name == "guard":
+        where = ctx.describe(x)
+        return (
+            None,
+            f"a negative intermediate value at {where} is outside what this method compiles",
+        )
+    decide = _p_obligation if ctx.spec.states_p_positions else _g_obligation
+    found, why_not = decide(ctx, name, cx, facts)
+    if found is None:
+        return None, why_not
+    if not between:
+        return found, "re-checked"
+    wrong = facts.wrong
+    if wrong is None or wrong.cites_finding:
+        named = found if wrong is None else _from_wrong(ctx, wrong, found.explanation)
+        return named, f"re-checked by {found.recheck}"
+    return _from_wrong(ctx, wrong), "re-checked by the reference implementation"
+
+
+_EXACT_NOTE = "re-checked by exact evaluation"
+_MOVE_DEFINITION = "exact evaluation and the move definition"
+
+
+def _p_obligation(
+    ctx: ClaimContext, name: str, cx: Counterexample, facts: rc.Survey
+) -> tuple[Counterexample | None, str]:
+    """A P-position obligation: (a) a move joins two claimed P-positions, (c) a terminal
+    misère position claimed P, (b) a claimed N-position with no move into the claimed P-set."""
+    x, y = cx.position, cx.move
+    s_x = bool(facts.here)
+    if name == "a":
+        text = (
+            f"The move {x} -> {y} leads from a claimed P-position to another; no move can join "
+            "two P-positions, so the claim is false at one of them or below."
+        )
+        found = _joins(ctx, x, y, facts.here, facts.there, text, _MOVE_DEFINITION, _legal_of(facts))
+        return found, f"MONA's move {x} -> {y} does not re-check{_why(facts)}"
+    if name == "c":
+        note = " (misère: no move, so the player to move wins)"
+        found = _terminal_misvalued(ctx, x, s_x, facts.terminal, note) if s_x else None
+        return found, f"MONA's terminal position {x} does not re-check"
+    if s_x or (ctx.misere and facts.terminal):
+        return None, f"MONA's position {x} for (b) does not re-check"
+    text = (
+        f"At {ctx.describe(x)} the claim says N, but no move reaches a position the "
+        "claim calls P: the claim is false there or at one of its options."
+    )
+    found = _none_reach(ctx, facts, x, None, text, False)
+    return found, f"no re-check confirmed that no move from {x} enters the claimed P-set"
+
+
+def _g_obligation(
+    ctx: ClaimContext, name: str, cx: Counterexample, facts: rc.Survey
+) -> tuple[Counterexample | None, str]:
+    """A Grundy obligation: (g1) a move joins two equal claimed values, (g0) a terminal misère
+    position not valued 1, (g2) a value below the claimed one that no move reaches."""
+    x, y = cx.position, cx.move
+    gx = int(facts.here)
+    if name == "g1":
+        text = f"The move {x} -> {y} joins two positions the claim values {gx}; mex forbids it."
+        found = _joins(ctx, x, y, facts.here, facts.there, text, _MOVE_DEFINITION, _legal_of(facts))
+        return found, f"MONA's move {x} -> {y} does not re-check{_why(facts)}"
+    if name == "g0":
+        found = _terminal_misvalued(ctx, x, gx, facts.terminal)
+        return found, f"MONA's terminal position {x} does not re-check"
+    v = int(cx.actual or 0)
+    if not (v < gx) or (ctx.misere and facts.terminal):
+        return None, f"MONA's value {v} at {x} does not re-check"
+    text = f"At {ctx.describe(x)} the claim gives {gx}, but no move reaches a position the claim values {v}."
+    found = _none_reach(ctx, facts, x, v, text, gx)
+    return found, f"no re-check confirmed that no move from {x} reaches value {v}"
+
+
+def _legal_of(facts: rc.Survey) -> Any:
+    """The survey's answer to "is the move legal?", as :func:`_joins` asks it."""
+    return lambda: bool(facts.legal)
+
+
+def _why(facts: rc.Survey) -> str:
+    return f" ({facts.legal_error})" if facts.legal_error else ""
+
+
+def _terminal_misvalued(
+    ctx: ClaimContext, x: Any, claimed: Any, terminal: bool, note: str = ""
+) -> Counterexample | None:
+    """Misère play: ``x`` has no move (``terminal``: the player to move wins, value 1) and the
+    claim calls it a P-position or gives it another value; None when it has a move or the
+    claim agrees."""
+    if not (ctx.misere and terminal) or not ctx.contradicts(claimed, 1):
+        return None
+    cx = _value_mismatch(ctx, x, claimed, 1, "exact evaluation: a terminal misère position")
+    return dataclasses.replace(cx, explanation=cx.explanation + note) if note else cx
+
+
+# ---------------------------------------------------------------------------
 # the re-checks methods ask for (each checks, then confirms)
 # ---------------------------------------------------------------------------
 
@@ -445,28 +555,10 @@ def wrong_at(ctx: ClaimContext, position: Any, because: str = "") -> Counterexam
     """A confirmed counterexample at ``position`` when the claim is wrong there (its value or
     P-verdict differs from the true one, or it is undefined there), else None (right there,
     or the truth is out of reach). ``because``: the finding that led here, kept in words."""
-    try:
-        truth = rc.truth_at(ctx, position)
-    except EvalError as exc:
-        return undefined_at(ctx, position, exc)
-    if truth is None:
+    wrong = rc.wrong_at(ctx, position)
+    if wrong is None:
         return None
-    claimed, actual, how = truth
-    if not _is_wrong(ctx, claimed, actual):
-        return None
-    cx = _value_mismatch(ctx, position, claimed, actual, how)
-    if because:
-        cx = dataclasses.replace(
-            cx, explanation=f"{cx.explanation} (Found because {because[0].lower()}{because[1:]})"
-        )
-    return cx
-
-
-def _is_wrong(ctx: ClaimContext, claimed: Any, actual: int) -> bool:
-    """True when the claim's value (or P-verdict) ``claimed`` contradicts the true value."""
-    if ctx.spec.states_p_positions:
-        return bool(claimed) != (actual == 0)
-    return bool(claimed != actual)
+    return _from_wrong(ctx, dataclasses.replace(wrong, cites_finding=bool(because)), because)
 
 
 def _value_mismatch(
@@ -474,7 +566,7 @@ def _value_mismatch(
 ) -> Counterexample:
     """The counterexample where the claimed value or outcome differs from the true value
     ``actual`` (computed by ``how``), in words."""
-    where = rc.describe_position(ctx, position)
+    where = ctx.describe(position)
     source = "the reference implementation" if how == _REFERENCE else how.split(":", maxsplit=1)[0]
     if ctx.spec.states_p_positions:
         says = "a P-position" if claimed else "not a P-position"
@@ -492,8 +584,7 @@ def _value_mismatch(
 def undefined_at(ctx: ClaimContext, position: Any, error: EvalError) -> Counterexample:
     """The confirmed counterexample where exact evaluation of the formula raised ``error``
     (division by zero, negative bitwise operand)."""
-    where = rc.describe_position(ctx, position)
-    text = f"The formula is undefined at {where}: {error}."
+    text = f"The formula is undefined at {ctx.describe(position)}: {error}."
     return _confirmed(Counterexample(position, "undefined", text), _EXACT)
 
 
@@ -501,12 +592,19 @@ def identity_fails_at(ctx: ClaimContext, point: dict[str, int]) -> Counterexampl
     """The counterexample an identity has at ``point`` by exact evaluation: false there, or
     undefined there; None when it holds at ``point``."""
     try:
-        holds = bool(rc.formula_at(ctx, point))
+        holds = rc.formula_at(ctx, point)
     except EvalError as exc:
         return undefined_at(ctx, point, exc)
+    return _identity_false(ctx, point, holds)
+
+
+def _identity_false(ctx: ClaimContext, point: dict[str, int], holds: Any) -> Counterexample | None:
+    """The identity's counterexample at ``point``, where its exact value is ``holds``."""
+    if isinstance(holds, EvalError):
+        return undefined_at(ctx, point, holds)
     if holds:
         return None
-    text = f"The identity is false at {rc.describe_position(ctx, point)}."
+    text = f"The identity is false at {ctx.describe(point)}."
     return _confirmed(Counterexample(point, "identity", text, True, False), _EXACT)
 
 
@@ -518,36 +616,19 @@ def heap_counterexample(ctx: ClaimContext, n: int) -> Counterexample | None:
     option, that option; for a claimed value that no option realises, the
     missing value.
     """
-    try:
-        truth = rc.truth_at(ctx, n)
-    except EvalError as exc:
-        return undefined_at(ctx, n, exc)
-    if truth is None or int(truth[0]) == truth[1]:
-        return None
-    claimed, actual = int(truth[0]), truth[1]
-    move = _explain_heap_move(ctx, n, claimed)
-    return _value_mismatch(ctx, n, claimed, actual, _REFERENCE, move)
+    wrong = rc.heap_wrong(ctx, n)
+    return None if wrong is None else _from_wrong(ctx, wrong)
 
 
-@singledispatch
-def _few_targets(spec: MoveDescription) -> bool:
-    """True when a heap's targets are listed without testing every smaller heap."""
-    return spec.finite_takes() is not None
-
-
-@_few_targets.register
-def _(spec: IntervalTakes) -> bool:
-    return True
-
-
-def _explain_heap_move(ctx: ClaimContext, n: int, claimed: int) -> str | None:
-    if ctx.recursive:
-        return None  # each value would re-run the recursion; the value mismatch says enough
-    base = ctx.heap_game
-    if base is None or base.splits or (not _few_targets(base.moves_spec) and n > 5000):
-        return None
-    targets = base.target_list(n)
-    values = {m: int(v) for m, v in rc.claims_at(ctx, targets).items()}
+def _heap_move_text(ctx: ClaimContext, n: int, claimed: int, wrong: rc.Wrong) -> str | None:
+    """Why heap ``n`` cannot have the claimed value, by a move (from its targets and the
+    claim's values there, :attr:`nimproof.provers.recheck.Wrong.targets`)."""
+    targets = wrong.targets or ()
+    values = {
+        m: int(v)
+        for m, v in zip(targets, wrong.target_values, strict=True)
+        if not isinstance(v, EvalError)
+    }
     same = [m for m, v in values.items() if v == claimed]
     if same:
         return f"The move {n} -> {same[0]} reaches a heap the claim also values {claimed}, which mex forbids."
@@ -575,59 +656,21 @@ def reference_mismatch(
         claimed = rc.formula_at(ctx, position)
     except EvalError as exc:
         return undefined_at(ctx, position, exc)
-    if not _is_wrong(ctx, claimed, actual):
+    if not ctx.contradicts(claimed, actual):
         return None
     move = next((q for q in game.moves(key) if reference.value(game, q, memo) == 0), None)
     return _value_mismatch(ctx, position, claimed, actual, _REFERENCE, move)
 
 
 def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexample | None:
-    """The smallest position reachable from ``point`` (itself included) where the claim is wrong.
+    """The smallest position reachable from ``point`` (itself included) where the claim is wrong
+    (:func:`nimproof.provers.recheck.first_wrong_below`), confirmed, with a winning move.
 
     Uses exact evaluation of the claim and the reference values only. Returns
     None when every position examined agrees or the positions are too large.
     """
-    game = ctx.game
-    assert game is not None
-    cache: dict[Hashable, int] = {}
-    seen = {point}
-    frontier = [(sum(point), point)]
-    examined = 0
-    while frontier and examined < RECHECK_POSITIONS:
-        dl.check(ctx.deadline, "re-checking")
-        _, pos = heapq.heappop(frontier)
-        examined += 1
-        actual = rc.true_position_value(ctx, pos, cache)
-        if actual is None:
-            return None
-        try:
-            claimed = rc.formula_at(ctx, pos)
-        except EvalError as exc:
-            return undefined_at(ctx, pos, exc)
-        if _is_wrong(ctx, claimed, actual):
-            move = None
-            if actual != 0 or not ctx.spec.states_p_positions:
-                for option in fixed_moves(game, pos):
-                    if rc.true_position_value(ctx, option, cache) == 0:
-                        move = option
-                        break
-            return _value_mismatch(ctx, pos, claimed, actual, _REFERENCE, move)
-        for option in fixed_moves(game, pos):
-            if option not in seen:
-                seen.add(option)
-                heapq.heappush(frontier, (sum(option), option))
-    return None
-
-
-def smallest_wrong_below(
-    ctx: ClaimContext, point: tuple[int, ...], small: int
-) -> Counterexample | None:
-    """The claim re-checked at ``point``: while at most ``small`` positions lie below it, the
-    smallest wrong position reachable from it (:func:`first_disagreement`); beyond, ``point``
-    itself by its true value (:func:`wrong_at`)."""
-    if ctx.game is not None and rc.position_count(ctx.game, point) <= small:
-        return first_disagreement(ctx, point)
-    return wrong_at(ctx, point)
+    wrong = rc.first_wrong_below(ctx, point)
+    return None if wrong is None else _from_wrong(ctx, wrong)
 
 
 def _legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
@@ -650,30 +693,21 @@ def move_joins(
         a, b = rc.formula_at(ctx, p), rc.formula_at(ctx, q)
     except EvalError:
         return None
+    return _joins(ctx, p, q, a, b, text, how, lambda: _legal(ctx, p, q))
+
+
+def _joins(
+    ctx: ClaimContext, p: Any, q: Any, a: Any, b: Any, text: str, how: str, legal: Any
+) -> Counterexample | None:
+    """Condition 1 confirmed: the claim's exact values ``a`` at ``p`` and ``b`` at ``q`` are both
+    P (or equal) and ``legal()`` says the move is one by the family's definition."""
+    if isinstance(a, EvalError) or isinstance(b, EvalError):
+        return None
     same = (bool(a) and bool(b)) if ctx.spec.states_p_positions else a == b
-    if not (same and _legal(ctx, p, q)):
+    if not (same and legal()):
         return None
     how = how or "the family's move definition and exact evaluation of the claim at both positions"
     return _confirmed(Counterexample(p, "condition-1", text, a, None, q), how)
-
-
-def terminal_misvalued(
-    ctx: ClaimContext, x: Any, claimed: Any, note: str = ""
-) -> Counterexample | None:
-    """Misère play: ``x`` has no move (the player to move wins: value 1) and the claim calls it
-    a P-position or gives it another value; None when it has a move or the claim agrees."""
-    game = ctx.game
-    assert game is not None
-    if ctx.one_heap:
-        base = ctx.heap_game
-        assert base is not None
-        terminal = base.heap_terminal(int(x))
-    else:
-        terminal = game.is_terminal(game.position(tuple(x)))
-    if not (game.misere and terminal) or not _is_wrong(ctx, claimed, 1):
-        return None
-    cx = _value_mismatch(ctx, x, claimed, 1, "exact evaluation: a terminal misère position")
-    return dataclasses.replace(cx, explanation=cx.explanation + note) if note else cx
 
 
 def no_move_reaches(
@@ -683,40 +717,24 @@ def no_move_reaches(
     None) or values ``value``, decided by listing the moves and evaluating the claim at
     each, or by z3 on the concrete position when they are too many; None when some move
     does or it cannot be decided."""
-    options = _few_options(ctx, x)
-    if options is not None:
-        for start in range(0, len(options), _CHUNK):
-            dl.check(ctx.deadline, "re-checking the moves of a counterexample")
-            # the claim at a batch of moves in one evaluation (undefined ones reach nothing)
-            for v in rc.formulas_at(ctx, options[start : start + _CHUNK]):
-                if not isinstance(v, EvalError) and (bool(v) if value is None else int(v) == value):
-                    return None
+    return _none_reach(ctx, rc.survey(ctx, x, options=True), x, value, text, claimed)
+
+
+def _none_reach(
+    ctx: ClaimContext, facts: rc.Survey, x: Any, value: int | None, text: str, claimed: Any
+) -> Counterexample | None:
+    """Condition 2 confirmed at ``x`` from the claim's values at its listed moves (``facts``),
+    or by z3 on the concrete position when they are too many to list."""
+    if facts.options is not None:
+        for v in facts.option_values:
+            if not isinstance(v, EvalError) and (bool(v) if value is None else int(v) == value):
+                return None
         how = "exact evaluation of the claim at every move (the family's move definition)"
     elif _z3_no_move(ctx, x, value):
         how = "z3 on the concrete position (no legal move reaches the claimed target)"
     else:
         return None
     return _confirmed(Counterexample(x, "condition-2", text, claimed), how)
-
-
-#: Moves whose claimed values :func:`no_move_reaches` asks in one evaluation (the deadline is
-#: checked between batches).
-_CHUNK = 1024
-
-
-def _few_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
-    """Every move from ``p`` when there are few enough to list, else None."""
-    total = int(p) if ctx.one_heap else sum(p)
-    if total > ENUMERATE_TOTAL:
-        return None
-    if ctx.one_heap:
-        base = ctx.heap_game
-        assert base is not None
-        return base.target_list(int(p))
-    assert ctx.game is not None
-    if move_count_bound(ctx.game, tuple(p)) > ENUMERATE_MOVES:
-        return None  # Moore's Nim: lowering two heaps of 1000 is already a million moves
-    return fixed_moves(ctx.game, tuple(p))
 
 
 def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
