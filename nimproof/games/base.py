@@ -78,6 +78,7 @@ __all__ = [
     "FamilyInfo",
     "FiniteTakes",
     "Game",
+    "GameDescription",
     "HeapGame",
     "Heaps",
     "HeapsRelation",
@@ -243,6 +244,74 @@ class MoveDescription:
         """An upper bound on the number of moves from a position of heaps (inf: unknown)."""
         return float("inf")
 
+    def lists_targets(self) -> bool:
+        """One heap: True when a heap's targets are listed without testing every smaller heap."""
+        return self.finite_takes() is not None
+
+    def described(self, game: Game, normal: Game, heaps: int | None) -> GameDescription:
+        """The answers of this description for ``game`` (``normal``: its rule under normal
+        play), with ``heaps`` heaps when the claim gives them, in one record
+        (:class:`GameDescription`)."""
+        fixed = self.heap_count()
+        count = heaps if heaps is not None else fixed
+        along = count or 1 if (count or 1) <= DESCRIBED_HEAPS else 0
+        parts: tuple[HeapGame, ...] | None = None
+        relations: tuple[str, ...] | None = None
+        error: Exception | None = None
+        if along:
+            parts = self.parts(game, along)
+            try:
+                relations = self.heap_formulas(game, along)
+            except Exception as exc:  # kept, and raised where a method asks for the relation
+                error = exc
+        return GameDescription(
+            game,
+            normal,
+            self,
+            count,
+            fixed,
+            along,
+            parts,
+            relations,
+            error,
+            self.nim,
+            self.finite_takes(),
+            self.lists_targets(),
+        )
+
+
+#: Most heaps a :class:`GameDescription` lists the parts and relations of (more: none listed,
+#: and a method asks the game itself).
+DESCRIBED_HEAPS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescription:
+    """What the proof methods and the re-checks ask of one claim's game, answered once when
+    the claim is prepared (:meth:`Game.describe`) and handed to each as plain data.
+
+    ``heaps``: the claim's number of heaps, else the one the description fixes (None: any);
+    ``parts`` and ``relations`` answer :meth:`MoveDescription.parts` and
+    :meth:`MoveDescription.heap_formulas` for ``parts_heaps`` heaps (``heaps``, or 1; 0 when
+    more than :data:`DESCRIBED_HEAPS`: none listed), and
+    ``relation_error`` is what asking the relations raised (a :class:`NotAFormula`, kept to
+    be raised where a method needs them). ``nim``, ``takes`` and ``lists_targets`` are the
+    one-heap rule's answers. Fields only: reading one calls nothing.
+    """
+
+    game: Game
+    normal: Game
+    moves: MoveDescription
+    heaps: int | None
+    fixed_heaps: int | None
+    parts_heaps: int
+    parts: tuple[HeapGame, ...] | None
+    relations: tuple[str, ...] | None
+    relation_error: Exception | None
+    nim: bool
+    takes: tuple[int, ...] | None
+    lists_targets: bool
+
 
 def heap_move(game: HeapGame, n: int, m: int, budget: int = 10_000) -> bool:
     """True when one heap of ``n`` may become one heap of ``m`` by ``game``'s definition
@@ -300,6 +369,9 @@ class IntervalTakes(MoveDescription):
     @property
     def nim(self) -> bool:
         return self.any_number
+
+    def lists_targets(self) -> bool:
+        return True
 
     def lowest(self, n: int) -> int:
         """The smallest heap one move from ``n`` reaches (``n`` itself when none)."""
@@ -701,6 +773,11 @@ class Game(ABC):
     def normal(self) -> Game:
         """The same rule under normal play (the game itself unless it is misère)."""
         return self
+
+    def described(self, heaps: int | None = None) -> GameDescription:
+        """This game's :class:`GameDescription` for claims over ``heaps`` heaps (None: the
+        count its description fixes, or one heap), in one call."""
+        return self.moves_spec.described(self, self.normal, heaps)
 
     def position(self, heaps: Any) -> Position:
         """The position with these heaps, in the form :meth:`moves` takes.

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from nimproof.errors import SpecError
 from nimproof.games.args import MissingArgs, need_args
-from nimproof.games.base import FamilyInfo, Game
+from nimproof.games.base import FamilyInfo, Game, GameDescription
 
 Parser = Callable[[str | None], Game]
 #: Parser of a family built from other games (``misere:SPEC``, ``sum:A+B``): the games
@@ -136,6 +136,13 @@ def parse_spec(spec: str) -> Game:
     except MissingArgs as exc:
         example = FAMILIES[exc.name].info.example
         raise SpecError(f"family {exc.name!r} needs {exc.what}, e.g. {example!r}") from None
+
+
+def describe_spec(spec: str, heaps: int | None = None) -> GameDescription:
+    """The game ``spec`` names, with its :class:`~nimproof.games.base.GameDescription` for
+    claims over ``heaps`` heaps (:meth:`~nimproof.games.base.Game.described`), in one call:
+    what a claim's methods ask of its game. Raises :class:`SpecError` as :func:`parse_spec`."""
+    return parse_spec(spec).described(heaps)
 
 
 def all_families() -> list[Family]:

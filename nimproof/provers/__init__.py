@@ -170,7 +170,7 @@ def auto_witness(ctx: ClaimContext) -> ClaimContext:
         return ctx
     from nimproof.provers.witnesses import witness_of  # lazy: z3, as above
 
-    name = witness_of(ctx.game)
+    name = witness_of(ctx.game, ctx.description)
     if name is None:
         return ctx
     return dataclasses.replace(ctx, witness_name=name)

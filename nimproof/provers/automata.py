@@ -51,6 +51,7 @@ from nimproof.expr.to_ws1s import (
 from nimproof.expr.to_z3 import Unsupported
 from nimproof.games.base import (
     Game,
+    GameDescription,
     MoveDescription,
     NotAFormula,
     StairToStair,
@@ -165,10 +166,16 @@ def move_shape(game: Game, heaps: int, num: Numeration = BINARY) -> MoveShape:
     return draft.finish(compile_all(draft.requests, num.compiler))
 
 
-def _draft(game: Game, heaps: int, num: Numeration) -> _Draft:
-    """:func:`move_shape` before the compilation."""
+def _draft(
+    game: Game, heaps: int, num: Numeration, described: GameDescription | None = None
+) -> _Draft:
+    """:func:`move_shape` before the compilation (``described``: the claim's game description,
+    whose relations are read instead of asking the game again)."""
+    known = None
+    if described is not None and described.game is game and described.parts_heaps == heaps:
+        known = described
     try:
-        draft = _shape(game.moves_spec, game, heaps, num)
+        draft = _shape(game.moves_spec, game, heaps, num, known)
     except NotAFormula as exc:
         raise NotExpressible(f"the moves of {game.spec}: {exc}") from None
     if num.valid and draft.kind in ("moore", "staircase"):
@@ -177,10 +184,18 @@ def _draft(game: Game, heaps: int, num: Numeration) -> _Draft:
 
 
 @singledispatch
-def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _Draft:
-    """A sum of one-heap rules (each heap's relation in ``n``, ``m``) or a relation over the
+def _shape(
+    spec: MoveDescription, game: Game, heaps: int, num: Numeration, known: GameDescription | None
+) -> _Draft:
+    """A sum of one-heap rules (each heap's relation in ``n``, ``m``: from ``known``, the
+    game's description for ``heaps`` heaps, else asked in one call) or a relation over the
     whole position (``h``, ``k``)."""
-    texts = spec.heap_formulas(game, heaps)  # each heap's relation, in one call
+    if known is None:
+        texts = spec.heap_formulas(game, heaps)
+    elif known.relation_error is not None:
+        raise known.relation_error
+    else:
+        texts = known.relations
     if texts is None:
         return _relation_shape(spec, heaps)
     defined: dict[str, str] = {}  # relation text -> predicate name
@@ -202,12 +217,16 @@ def _shape(spec: MoveDescription, game: Game, heaps: int, num: Numeration) -> _D
 
 
 @_shape.register
-def _(spec: UpToKHeaps, game: Game, heaps: int, num: Numeration) -> _Draft:
+def _(
+    spec: UpToKHeaps, game: Game, heaps: int, num: Numeration, known: GameDescription | None
+) -> _Draft:
     return _Draft("moore", [], lambda _: MoveShape("moore", k=spec.k))
 
 
 @_shape.register
-def _(spec: StairToStair, game: Game, heaps: int, num: Numeration) -> _Draft:
+def _(
+    spec: StairToStair, game: Game, heaps: int, num: Numeration, known: GameDescription | None
+) -> _Draft:
     return _Draft("staircase", [], lambda _: MoveShape("staircase"))
 
 
@@ -386,7 +405,7 @@ def heap_count(ctx: ClaimContext) -> int:
         return 1
     if ctx.heaps is not None:
         return ctx.heaps
-    fixed = ctx.game.moves_spec.heap_count() if ctx.game is not None else None
+    fixed = ctx.heap_count
     if fixed is not None:
         return fixed
     raise NotExpressible("a claim without a fixed number of heaps")
@@ -403,9 +422,9 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
             h = heap_count(ctx)
         except NotExpressible:
             # families outside the fragment are named before anything else
-            move_shape(ctx.game, ctx.game.moves_spec.heap_count() or 1, num)
+            move_shape(ctx.game, ctx.heap_count or 1, num)
             raise
-        draft = _draft(ctx.game, h, num)
+        draft = _draft(ctx.game, h, num, ctx.description)
     else:
         h, draft = heap_count(ctx), _Draft("identity", [], lambda _: MoveShape("identity"))
     xs = _xs(h)

@@ -20,9 +20,11 @@ from nimproof.expr import parse
 from nimproof.expr.nodes import Node, Type
 from nimproof.games import (
     Game,
+    GameDescription,
     HeapGame,
     MultiHeapGame,
     PluginGame,
+    describe_spec,
     parse_spec,
     sum_of,
 )
@@ -53,6 +55,9 @@ class ClaimContext:
     #: What the re-checks computed once for this claim (:mod:`nimproof.provers.recheck`: the
     #: formula's exact value at a position, a sum's components), keyed by what it depends on.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: What the methods ask of the game, answered once when the claim is prepared
+    #: (:class:`~nimproof.games.GameDescription`; None without a game, or for a sum rule).
+    description: GameDescription | None = field(default=None, compare=False, repr=False)
 
     @property
     def heaps(self) -> int | None:
@@ -88,6 +93,8 @@ class ClaimContext:
         """The number of heaps of a multi-heap claim (a sum's component count when not given)."""
         if self.heaps is not None:
             return self.heaps
+        if self.description is not None:
+            return self.description.fixed_heaps
         return self.game.moves_spec.heap_count() if self.game is not None else None
 
     @property
@@ -140,8 +147,10 @@ def _prepare(claim: Claim) -> ClaimContext:
         raise ClaimError(f"claim {claim.id!r}: the game spec is empty; give one, e.g. 'nim'")
     if kind.formula_role is not None and not (claim.formula or "").strip():
         raise ClaimError(f"claim {claim.id!r}: the formula is empty")
-    game: Game | None = parse_spec(claim.game) if claim.game else None
-    ctx = ClaimContext(claim, game, None, params)
+    # the game and what every method will ask of it, in one call
+    description = describe_spec(claim.game, claim.heaps) if claim.game else None
+    game: Game | None = description.game if description is not None else None
+    ctx = ClaimContext(claim, game, None, params, description=description)
     if kind.about_positions:
         assert game is not None
         return _prepare_formula_on_game(ctx, game)
@@ -174,8 +183,8 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
         and not isinstance(game, PluginGame)
     ):
         raise ClaimError(f"claim {claim.id!r}: a {claim.kind} claim needs 'heaps'")
-    spec = game.moves_spec
-    fixed = spec.heap_count()
+    assert ctx.description is not None
+    fixed = ctx.description.fixed_heaps
     if isinstance(game, MultiHeapGame) and fixed is not None:
         if claim.heaps not in (None, fixed):
             raise ClaimError(f"claim {claim.id!r}: {game.spec} has {fixed} heaps")
@@ -216,7 +225,7 @@ def _prepare_sum_rule(ctx: ClaimContext) -> ClaimContext:
         comps.append(g)
     if len(comps) < 2:
         raise ClaimError(f"claim {claim.id!r}: a sum_rule needs at least two components")
-    return replace(ctx, components=tuple(comps), game=sum_of(comps))
+    return replace(ctx, components=tuple(comps), game=sum_of(comps), description=None)
 
 
 def _check_listed_values(claim: Claim) -> None:

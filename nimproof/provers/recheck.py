@@ -32,7 +32,6 @@ import dataclasses
 import heapq
 import math
 from collections.abc import Hashable, Iterator, Sequence
-from functools import singledispatch
 from typing import Any
 
 import numpy as np
@@ -44,9 +43,8 @@ from nimproof.expr import evaluate
 from nimproof.expr.evaluate import evaluate_each
 from nimproof.games import (
     Game,
+    GameDescription,
     HeapGame,
-    IntervalTakes,
-    MoveDescription,
     PluginGame,
     canonical_heaps,
     heap_move,
@@ -129,10 +127,12 @@ def table_mismatch(table: Sequence[int] | np.ndarray, ref: Sequence[int]) -> int
 HEAP_TABLE_BUDGET = 3e7
 
 
-def heap_cost(game: HeapGame, n: int) -> float:
-    """A rough count of the work the reference needs for the table up to ``n``."""
+def heap_cost(game: HeapGame, n: int, described: GameDescription | None = None) -> float:
+    """A rough count of the work the reference needs for the table up to ``n`` (``described``:
+    the claim's game description, read instead of asking ``game`` when it is its rule)."""
     spec = game.moves_spec
-    takes = spec.finite_takes()
+    known = described is not None and described.normal is game
+    takes = described.takes if known and described is not None else spec.finite_takes()
     if takes is not None:
         return n * len(takes)
     if game.splits:
@@ -145,28 +145,31 @@ def true_heap_value(ctx: ClaimContext, n: int) -> int | None:
     game = ctx.game
     base = ctx.heap_game
     assert base is not None and game is not None
-    if heap_cost(base, n) > HEAP_TABLE_BUDGET:
+    if heap_cost(base, n, ctx.description) > HEAP_TABLE_BUDGET:
         return None
     check = lambda: deadline.check(ctx.deadline, "re-checking")  # noqa: E731
     if game.misere:
         if base.splits:
             return None if n > misere_split_limit(base) else reference.value(game, n, check=check)
         return reference.misere_heap_table(base, n, check=check)[n]
-    return reference_heap_value(base, n, ctx.deadline)
+    return reference_heap_value(base, n, ctx.deadline, ctx.description)
 
 
-def reference_heap_value(game: HeapGame, n: int, until: float) -> int | None:
+def reference_heap_value(
+    game: HeapGame, n: int, until: float, described: GameDescription | None = None
+) -> int | None:
     """The reference value of heap ``n`` of a normal-play ``game``, or None beyond
     :data:`HEAP_TABLE_BUDGET`; the work stops at the deadline ``until`` (:class:`TimeUp`).
+    ``described``: as in :func:`heap_cost`.
 
     Tables are kept, one per game (the longest), and grown geometrically within the
     budget, so that the many look-ups of one claim's re-checks cost one table."""
-    if heap_cost(game, n) > HEAP_TABLE_BUDGET:
+    if heap_cost(game, n, described) > HEAP_TABLE_BUDGET:
         return None
     table = _TABLES.get(game.spec)
     if table is None or len(table) <= n:
         size = max(n, 2 * len(table)) if table else n
-        while size > n and heap_cost(game, size) > HEAP_TABLE_BUDGET:
+        while size > n and heap_cost(game, size, described) > HEAP_TABLE_BUDGET:
             size = (size + n) // 2
         check = lambda: deadline.check(until, "re-checking")  # noqa: E731
         table = reference.heap_table(game, size, check=check)
@@ -250,6 +253,9 @@ def sum_components(ctx: ClaimContext, h: int) -> list[HeapGame] | None:
     """The one-heap rules whose sum the claim's game is (heap ``i`` of rule ``i``), if it is one."""
     if ctx.game is None:
         return None
+    described = ctx.description
+    if described is not None and described.game is ctx.game and described.parts_heaps == h:
+        return None if described.parts is None else list(described.parts)
     key = ("components", id(ctx.game), h)
     game, comps = ctx.memo.get(key, (None, None))
     if game is not ctx.game:  # the entry holds the game: its id names no other game meanwhile
@@ -273,7 +279,7 @@ def true_value(ctx: ClaimContext, position: Any) -> tuple[int, str] | None:
         if ctx.misere:
             v = true_heap_value(ctx, int(position))
         else:
-            v = reference_heap_value(base, int(position), ctx.deadline)
+            v = reference_heap_value(base, int(position), ctx.deadline, ctx.description)
         return None if v is None else (v, "reference implementation")
     pos = tuple(int(x) for x in position)
     comps = sum_components(ctx, len(pos))
@@ -578,7 +584,7 @@ RECHECK_POSITIONS = 5000
 #: Most suspects (a position's options) whose true value is looked up to name a wrong one.
 NAME_OPTIONS = 2000
 #: Heaps of a one-heap game above this are explained with a move only when its targets are
-#: listed without testing every smaller heap (:func:`few_targets`).
+#: listed without testing every smaller heap.
 EXPLAIN_HEAPS = 5000
 
 
@@ -598,15 +604,12 @@ def listed_options(ctx: ClaimContext, p: Any) -> list[Any] | None:
     return fixed_moves(ctx.game, tuple(p))
 
 
-@singledispatch
-def few_targets(spec: MoveDescription) -> bool:
+def _lists_targets(ctx: ClaimContext, base: HeapGame) -> bool:
     """True when a heap's targets are listed without testing every smaller heap."""
-    return spec.finite_takes() is not None
-
-
-@few_targets.register
-def _(spec: IntervalTakes) -> bool:
-    return True
+    described = ctx.description
+    if described is not None and described.normal is base:
+        return described.lists_targets
+    return base.moves_spec.lists_targets()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -794,7 +797,7 @@ def heap_wrong(ctx: ClaimContext, n: int) -> Wrong | None:
         not ctx.recursive
         and base is not None
         and not base.splits
-        and (few_targets(base.moves_spec) or n <= EXPLAIN_HEAPS)
+        and (_lists_targets(ctx, base) or n <= EXPLAIN_HEAPS)
     ):
         targets = tuple(base.target_list(n))
         values = tuple(formulas_at(ctx, list(targets)))

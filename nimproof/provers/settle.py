@@ -43,17 +43,13 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import z3
-
 from nimproof.engines import reference
 from nimproof.errors import EvalError
-from nimproof.expr.to_z3 import Unsupported, compile_bv
 from nimproof.provers import deadline as dl
 from nimproof.provers import recheck as rc
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import (
     heap_move_legal,
-    heap_moves,
     is_move,
 )
 from nimproof.provers.solving import Undecided
@@ -738,45 +734,9 @@ def _none_reach(
 
 
 def _z3_no_move(ctx: ClaimContext, x: Any, value: int | None) -> bool:
-    """z3 on the concrete position: is there a legal move into the claim's target? (unsat: no)."""
+    """z3 on the concrete position: no legal move into the claim's target (unsat), in one call
+    (:func:`nimproof.provers.z3_bitvec.multi_heap.no_move_into`)."""
     # z3_bitvec imports this module (Candidate): its move encodings are imported here.
-    from nimproof.provers.z3_bitvec.common import heap_move  # lazy: a cycle
-    from nimproof.provers.z3_bitvec.multi_heap import multi_game, with_heaps  # lazy: a cycle
+    from nimproof.provers.z3_bitvec.multi_heap import no_move_into  # lazy: a cycle
 
-    assert ctx.formula is not None
-    values = [int(x)] if ctx.one_heap else list(x)
-    h = len(values)
-    width = max(max(values).bit_length(), (value or 0).bit_length()) + 4 + h.bit_length()
-    q = [z3.BitVec(f"q{i}", width) for i in range(h)]
-    p = [z3.BitVecVal(a, width) for a in values]
-    try:
-        if ctx.one_heap:
-            base = ctx.heap_game
-            assert base is not None
-            hm = heap_moves(base)
-            if hm is None:
-                return False
-            move = heap_move(hm, p[0], q[0], width)
-            c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width)
-        else:
-            move = multi_game(with_heaps(ctx, h), width).move(p, q)
-            c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width)
-    except Unsupported:
-        return False
-    goal = c.term if value is None else c.term == z3.BitVecVal(value, width)
-    solver = z3.Solver()
-    solver.set("timeout", _z3_ms(ctx))
-    if c.guards:  # the bit-vector terms must be exact at every move target
-        solver.add(move, z3.Not(z3.And(*c.guards)))
-        if solver.check() != z3.unsat:
-            return False
-        solver.reset()
-        solver.set("timeout", _z3_ms(ctx))
-    solver.add(move, goal)
-    return bool(solver.check() == z3.unsat)
-
-
-def _z3_ms(ctx: ClaimContext) -> int:
-    """z3's time limit for one concrete query: 30 s, and never past the claim's deadline."""
-    dl.check(ctx.deadline, "re-checking a counterexample with z3")
-    return max(1, int(1000 * min(30.0, ctx.time_left())))
+    return no_move_into(ctx, x, value)

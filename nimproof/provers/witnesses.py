@@ -27,7 +27,7 @@ from typing import Any
 
 import z3
 
-from nimproof.games.base import Game, MoveDescription, StairToStair, UpToKHeaps
+from nimproof.games.base import Game, GameDescription, MoveDescription, StairToStair, UpToKHeaps
 
 #: A z3 bit-vector term (z3's own classes are not precise enough for static typing).
 Term = Any
@@ -131,21 +131,24 @@ def moore(p: Sequence[Term], k: int) -> list[Candidate]:
     return [(q, z3.BoolVal(True))]
 
 
-def witness_of(game: Game) -> str | None:
-    """The name of the built-in witness for ``game``'s P-positions, if it has one."""
-    return _witness(game.moves_spec, game.misere)
+def witness_of(game: Game, described: GameDescription | None = None) -> str | None:
+    """The name of the built-in witness for ``game``'s P-positions, if it has one
+    (``described``: the game's description, read instead of asking the game)."""
+    if described is not None and described.game is game:
+        return _witness(described.moves, game.misere, described.nim)
+    return _witness(game.moves_spec, game.misere, game.moves_spec.nim)
 
 
 @singledispatch
-def _witness(spec: MoveDescription, misere: bool) -> str | None:
-    return ("misere-nim" if misere else "nim") if spec.nim else None
+def _witness(spec: MoveDescription, misere: bool, nim: bool) -> str | None:
+    return ("misere-nim" if misere else "nim") if nim else None
 
 
 @_witness.register
-def _(spec: UpToKHeaps, misere: bool) -> str:
+def _(spec: UpToKHeaps, misere: bool, nim: bool) -> str:
     return "moore"
 
 
 @_witness.register
-def _(spec: StairToStair, misere: bool) -> str:
+def _(spec: StairToStair, misere: bool, nim: bool) -> str:
     return "staircase"

@@ -174,12 +174,12 @@ def test_a_row_of_coins_has_the_xor_of_its_single_coin_values(spec: str, turns: 
 
 def _automata(spec: str, formula: str, options: dict[str, str]) -> str:
     from nimproof.claims import Claim
-    from nimproof.provers import automata, mona, prepare
+    from nimproof.provers import mona, prepare, run_method
 
     if not mona.available():
         pytest.skip("mona is not installed")
     claim = Claim(id="t", kind="grundy", statement="t", game=spec, formula=formula)
-    return automata.run(prepare(claim), options).status
+    return run_method("automata", prepare(claim), options).status
 
 
 def test_ruler_is_proved_with_the_gray_code_as_its_prefix_xor() -> None:

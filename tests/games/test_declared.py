@@ -12,7 +12,7 @@ from nimproof.engines.multi import multi_table
 from nimproof.errors import SpecError
 from nimproof.games import parse_spec
 from nimproof.games.wythoff import MOVES as WYTHOFF_MOVES
-from nimproof.provers import automata, mona, prepare
+from nimproof.provers import mona, prepare, run_method
 from tests.conftest import claim
 from tests.provers.false_claims import WYTHOFF_P
 
@@ -33,7 +33,7 @@ def test_declared_wythoff_has_the_moves_and_table_of_the_built_in_family() -> No
 @pytest.mark.skipif(not mona.available(), reason="mona is not installed")
 def test_declared_wythoff_gets_the_same_proof() -> None:
     for spec in (DECLARED_WYTHOFF, "wythoff"):
-        r = automata.run(prepare(claim("p_positions", spec, WYTHOFF_P, {}, heaps=2)), {})
+        r = run_method("automata", prepare(claim("p_positions", spec, WYTHOFF_P, {}, heaps=2)), {})
         assert r.status == "proved" and r.scope.kind == "all", (spec, r)
         assert r.stats["obligations"] == ["w", "guard", "a", "b"]
 
@@ -46,9 +46,11 @@ def test_a_declared_nim_is_proved_in_binary() -> None:
         + ")"
         for i in range(3)
     )
-    r = automata.run(prepare(claim("p_positions", spec, "xor(h) == 0", {}, heaps=3)), {})
+    r = run_method("automata", prepare(claim("p_positions", spec, "xor(h) == 0", {}, heaps=3)), {})
     assert r.status == "proved" and "Zeckendorf" not in r.detail, r
-    wrong = automata.run(prepare(claim("p_positions", spec, "xor(h) == 1", {}, heaps=3)), {})
+    wrong = run_method(
+        "automata", prepare(claim("p_positions", spec, "xor(h) == 1", {}, heaps=3)), {}
+    )
     assert wrong.status == "refuted"
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from nimproof.claims import Claim
 from nimproof.expr import evaluate, parse
-from nimproof.provers import automata, mona, prepare
+from nimproof.provers import mona, prepare, run_method
 from nimproof.provers.moves import is_move
 from tests.conftest import assert_refutation_holds, claim
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not mona.available(), reason="mona is not instal
 
 
 def run(c: Claim, **options: Any) -> Any:
-    return automata.run(prepare(c), options)
+    return run_method("automata", prepare(c), options)
 
 
 TRUE_P: list[tuple[str, str, int]] = [
@@ -189,7 +189,7 @@ def test_outside_the_fragment_is_unknown_and_says_why(
         ctx = prepare(c)
     except Exception:
         pytest.skip("not a valid claim for this game")
-    r = automata.run(ctx, {})
+    r = run_method("automata", ctx, {})
     assert r.status == "unknown"
     assert "not expressible in WS1S" in r.detail
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from nimproof.claims import Claim
-from nimproof.provers import automata, mona, prepare
+from nimproof.provers import mona, prepare, run_method
 from tests.conftest import assert_refutation_holds, claim
 from tests.provers.false_claims import WYTHOFF_P
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not mona.available(), reason="mona is not instal
 
 
 def run(c: Claim, **options: Any) -> Any:
-    return automata.run(prepare(c), options)
+    return run_method("automata", prepare(c), options)
 
 
 def test_wythoffs_p_positions_are_proved_for_every_position() -> None:

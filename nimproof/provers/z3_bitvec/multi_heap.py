@@ -21,8 +21,15 @@ import z3
 
 from nimproof.errors import EvalError
 from nimproof.expr.to_z3 import Unsupported, compile_bv
-from nimproof.games import Game, HeapGame, MoveDescription, StairToStair, UpToKHeaps
-from nimproof.provers import recheck, settle, witnesses
+from nimproof.games import (
+    Game,
+    GameDescription,
+    HeapGame,
+    MoveDescription,
+    StairToStair,
+    UpToKHeaps,
+)
+from nimproof.provers import deadline, recheck, settle, witnesses
 from nimproof.provers.context import ClaimContext
 from nimproof.provers.moves import HeapMoves, heap_moves, is_move
 from nimproof.provers.settle import Candidate, candidate
@@ -30,6 +37,7 @@ from nimproof.provers.solving import Solver, Undecided, all_of, value_of
 from nimproof.provers.z3_bitvec.common import (
     SHRINK_ROUNDS,
     Found,
+    heap_move,
     heap_moves_each,
     note,
     require_quantifier_width,
@@ -56,26 +64,39 @@ def multi_game(ctx: ClaimContext, width: int) -> MultiGame:
     """The symbolic moves of the claim's game, from its description."""
     game = ctx.game
     assert game is not None
-    return _symbolic(game.moves_spec, game, ctx.heaps or 0, width)
+    described = ctx.description if ctx.description and ctx.description.game is game else None
+    return _symbolic(game.moves_spec, game, ctx.heaps or 0, width, described)
 
 
 @singledispatch
-def _symbolic(spec: MoveDescription, game: Game, h: int, width: int) -> MultiGame:
-    """A sum of one-heap rules (from the description's parts); other descriptions have none."""
-    fixed = spec.heap_count()
-    components = spec.parts(game, fixed if fixed is not None else h)
+def _symbolic(
+    spec: MoveDescription, game: Game, h: int, width: int, described: GameDescription | None
+) -> MultiGame:
+    """A sum of one-heap rules (from the description's parts: ``described``, the claim's
+    game description, when it lists them for this many heaps); other descriptions have none."""
+    if described is not None:
+        fixed = described.fixed_heaps
+        along = fixed if fixed is not None else h
+        components = described.parts if described.parts_heaps == along else spec.parts(game, along)
+    else:
+        fixed = spec.heap_count()
+        components = spec.parts(game, fixed if fixed is not None else h)
     if components is None:
         raise Unsupported(f"no symbolic moves for {game.spec}")
     return _sum_game(game, list(components), len(components), width)
 
 
 @_symbolic.register
-def _(spec: UpToKHeaps, game: Game, h: int, width: int) -> MultiGame:
+def _(
+    spec: UpToKHeaps, game: Game, h: int, width: int, described: GameDescription | None
+) -> MultiGame:
     return _moore_game(game, spec.k, h)
 
 
 @_symbolic.register
-def _(spec: StairToStair, game: Game, h: int, width: int) -> MultiGame:
+def _(
+    spec: StairToStair, game: Game, h: int, width: int, described: GameDescription | None
+) -> MultiGame:
     return _staircase_game(game, h)
 
 
@@ -424,3 +445,47 @@ def _moore_k(spec: MoveDescription) -> int:
 @_moore_k.register
 def _(spec: UpToKHeaps) -> int:
     return spec.k
+
+
+def no_move_into(ctx: ClaimContext, x: Any, value: int | None) -> bool:
+    """True when z3 shows, on the concrete position ``x`` (a heap, or heaps), that no legal
+    move reaches a position the claim calls P (``value`` None) or values ``value``: the
+    move relation of the claim's game and the claim at the target, in one query (unsat).
+    False when z3 finds such a move, cannot decide, or the rule has no symbolic form."""
+    assert ctx.formula is not None
+    values = [int(x)] if ctx.one_heap else [int(a) for a in x]
+    h = len(values)
+    width = max(max(values).bit_length(), (value or 0).bit_length()) + 4 + h.bit_length()
+    q = [z3.BitVec(f"q{i}", width) for i in range(h)]
+    p = [z3.BitVecVal(a, width) for a in values]
+    try:
+        if ctx.one_heap:
+            base = ctx.heap_game
+            assert base is not None
+            hm = heap_moves(base)
+            if hm is None:
+                return False
+            move = heap_move(hm, p[0], q[0], width)
+            c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width)
+        else:
+            move = multi_game(with_heaps(ctx, h), width).move(p, q)
+            c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width)
+    except Unsupported:
+        return False
+    goal = c.term if value is None else c.term == z3.BitVecVal(value, width)
+    solver = z3.Solver()
+    solver.set("timeout", _z3_ms(ctx))
+    if c.guards:  # the bit-vector terms must be exact at every move target
+        solver.add(move, z3.Not(z3.And(*c.guards)))
+        if solver.check() != z3.unsat:
+            return False
+        solver.reset()
+        solver.set("timeout", _z3_ms(ctx))
+    solver.add(move, goal)
+    return bool(solver.check() == z3.unsat)
+
+
+def _z3_ms(ctx: ClaimContext) -> int:
+    """z3's time limit for one concrete query: 30 s, and never past the claim's deadline."""
+    deadline.check(ctx.deadline, "re-checking a counterexample with z3")
+    return max(1, int(1000 * min(30.0, ctx.time_left())))
