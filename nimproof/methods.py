@@ -55,6 +55,10 @@ class ProofMethod:
     runs_last: bool = False
     #: Decides claims about loopy games (a play may go on forever); the others are not run on them.
     loopy: bool = False
+    #: Tried by default on every claim whose kind states a formula (P-positions, Grundy values,
+    #: identities), whatever its checks name: the pipeline reads this instead of asking the
+    #: module, so the method's module is entered once, to run.
+    on_formulas: bool = False
 
     def load(self) -> ModuleType:
         """The implementing module (imported on first use)."""
@@ -86,6 +90,7 @@ REGISTRY: tuple[ProofMethod, ...] = (
         "nimproof.provers.automata",
         "all",
         "MONA (WS1S): claims and moves as automata over the binary digits, for every heap size",
+        on_formulas=True,
     ),
     ProofMethod(
         "periodicity",

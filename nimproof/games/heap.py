@@ -149,9 +149,11 @@ _INFINITE = ("primes", "squares", "triangular")
     "or primes, squares, triangular, multiples-of:K, all-but:LIST",
     "subtraction:1,3,4",
     aliases=("sub",),
+    needs="a subtraction set",
 )
 def _subtraction(args: str | None) -> HeapGame:
-    text = need_args("subtraction", args, "a subtraction set").strip().lower()
+    assert args  # the registry refuses a spec without its set (``needs``)
+    text = args.strip().lower()
     if text in _INFINITE:
         return InfiniteSubtraction(text)
     if text.startswith("multiples-of:"):

@@ -58,7 +58,6 @@ class Misere(Game):
     "misere",
     "any game played so that whoever makes the last move loses (tables hold misère nim-values)",
     "misere:nim",
-    split=lambda text: [text],
     what="the spec of a family",
     aliases=("misère",),
     multi_heap=False,

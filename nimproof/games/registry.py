@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from nimproof.errors import SpecError
-from nimproof.games.args import MissingArgs, need_args
+from nimproof.games.args import MissingArgs
 from nimproof.games.base import FamilyInfo, Game, GameDescription
 
 Parser = Callable[[str | None], Game]
@@ -42,7 +42,7 @@ class Family:
     #: (the registry parses each, so a family's parser never calls back into the registry).
     split: Splitter | None = None
     of_games: GamesParser | None = None
-    #: What the argument text is, for the message when it is missing.
+    #: What the argument text is, when the family needs one (the message when it is missing).
     what: str = ""
 
 
@@ -57,11 +57,15 @@ def family(
     *,
     aliases: tuple[str, ...] = (),
     multi_heap: bool = False,
+    needs: str = "",
 ) -> Callable[[Parser], Parser]:
-    """Register ``parse`` as the parser of family ``name`` (a decorator)."""
+    """Register ``parse`` as the parser of family ``name`` (a decorator). ``needs``: what its
+    argument text is, when it must have one (:func:`parse_spec` then refuses a spec without
+    one, and ``parse`` always receives the text)."""
 
     def register(parse: Parser) -> Parser:
-        _register(Family(FamilyInfo(name, summary, example, multi_heap), parse, aliases))
+        info = FamilyInfo(name, summary, example, multi_heap)
+        _register(Family(info, parse, aliases, what=needs))
         return parse
 
     return register
@@ -82,14 +86,15 @@ def of_games(
     summary: str,
     example: str,
     *,
-    split: Splitter,
     what: str,
+    split: Splitter | None = None,
     aliases: tuple[str, ...] = (),
     multi_heap: bool = False,
 ) -> Callable[[GamesParser], GamesParser]:
     """Register ``parse`` as the parser of family ``name`` built from other games (a
-    decorator): :func:`parse_spec` splits the argument text with ``split``, parses each
-    component spec itself and hands ``parse`` the games."""
+    decorator): :func:`parse_spec` splits the argument text with ``split`` (None: the whole
+    text is one component spec), parses each component spec itself and hands ``parse`` the
+    games."""
 
     def register(parse: GamesParser) -> GamesParser:
         def refuse(args: str | None) -> Game:
@@ -128,11 +133,14 @@ def parse_spec(spec: str) -> Game:
         raise SpecError(f"game spec longer than {MAX_SPEC_LENGTH} characters")
     name, sep, args = text.partition(":")
     fam = lookup(name)
+    given = args.strip() if sep else None
     try:
-        if fam.split is not None and fam.of_games is not None:
-            parts = fam.split(need_args(fam.info.name, args.strip() if sep else None, fam.what))
+        if fam.what and not given:
+            raise MissingArgs(fam.info.name, fam.what)
+        if fam.of_games is not None:
+            parts = [given or ""] if fam.split is None else fam.split(given or "")
             return fam.of_games([parse_spec(part) for part in parts])
-        return fam.parse(args.strip() if sep else None)
+        return fam.parse(given)
     except MissingArgs as exc:
         example = FAMILIES[exc.name].info.example
         raise SpecError(f"family {exc.name!r} needs {exc.what}, e.g. {example!r}") from None

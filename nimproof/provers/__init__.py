@@ -118,16 +118,20 @@ def default_methods(
 ) -> tuple[str, ...]:
     """The all-positions methods tried for ``ctx`` even when its checks do not name them.
 
-    Every registered method that reaches ``all`` and whose module has an
-    ``applies(ctx)`` function saying yes (the automata method for
-    P-position, Grundy and identity claims, for instance). ``methods``: as in
-    :func:`run_method`.
+    Every registered method that reaches ``all`` and is registered as tried on every claim
+    with a formula (``on_formulas``: the automata method, for P-position, Grundy and
+    identity claims), or whose module has an ``applies(ctx)`` function saying yes.
+    ``methods``: as in :func:`run_method`.
     """
     out = []
     for name, loaded in (methods or load_all(ALL_SCOPE)).items():
         if loaded.method.reaches != "all" or name == "reference":
             continue
-        if loaded.applies is not None and loaded.applies(ctx):
+        if loaded.method.on_formulas:
+            tried = ctx.spec.formula_role is not None
+        else:
+            tried = loaded.applies is not None and loaded.applies(ctx)
+        if tried:
             out.append(name)
     return tuple(out)
 

@@ -578,11 +578,6 @@ def _g_obligations(build: _Build) -> str:
 # ---------------------------------------------------------------------------
 
 
-def applies(ctx: ClaimContext) -> bool:
-    """True for the kinds of claim this method decides (it is then tried by default)."""
-    return ctx.spec.formula_role is not None
-
-
 def run(ctx: ClaimContext, options: Mapping[str, Any]) -> MethodResult:
     """Prove the claim for every position with MONA, refute it, or say why not.
 
@@ -667,4 +662,4 @@ def _unknown(detail: str, t0: float, stats: dict[str, Any]) -> MethodResult:
     return MethodResult(NAME, "unknown", detail=detail, seconds=time.monotonic() - t0, stats=stats)
 
 
-__all__ = ["NAME", "MoveShape", "Plan", "applies", "heap_count", "move_shape", "plan", "run"]
+__all__ = ["NAME", "MoveShape", "Plan", "heap_count", "move_shape", "plan", "run"]

@@ -69,15 +69,14 @@ def formula_at(ctx: ClaimContext, position: Any, extra: dict[str, int] | None = 
         env.update(extra)
     # the same position is asked by the method's re-check and by settle: evaluated once (the
     # entry holds the formula itself, so its id cannot name another formula while it is kept)
-    key = (id(ctx.formula), tuple(sorted(env.items())))
+    key = _key(ctx, env)
     formula, hit = ctx.memo.get(key, (None, _MISS))
     if formula is not ctx.formula:
         try:
             hit = evaluate(ctx.formula, env)
         except EvalError as exc:
             hit = exc
-        if len(ctx.memo) < MEMO_SIZE:
-            ctx.memo[key] = (ctx.formula, hit)
+        _keep(ctx, key, hit)
     if isinstance(hit, EvalError):
         raise hit
     return hit
@@ -88,10 +87,21 @@ MEMO_SIZE = 10_000
 _MISS = object()
 
 
+def _key(ctx: ClaimContext, env: dict[str, Any]) -> tuple[Any, ...]:
+    """The claim's memo key of its formula's value under ``env``."""
+    return (id(ctx.formula), tuple(sorted(env.items())))
+
+
+def _keep(ctx: ClaimContext, key: tuple[Any, ...], value: Any) -> None:
+    """Keep the formula's value (or EvalError) under ``key`` while the memo has room."""
+    if len(ctx.memo) < MEMO_SIZE:
+        ctx.memo[key] = (ctx.formula, value)
+
+
 def formulas_at(ctx: ClaimContext, positions: Sequence[Any]) -> list[Any]:
-    """:func:`formula_at` at each of ``positions``, in one exact evaluation
-    (:func:`nimproof.expr.evaluate.evaluate_each`): each value, or the :class:`EvalError`
-    where the formula is undefined."""
+    """:func:`formula_at` at each of ``positions``: each value, or the :class:`EvalError` where
+    the formula is undefined. Those the claim's memo lacks are evaluated in one exact
+    evaluation (:func:`nimproof.expr.evaluate.evaluate_each`) and kept."""
     assert ctx.formula is not None
     if ctx.recursive:
         out: list[Any] = []
@@ -101,7 +111,18 @@ def formulas_at(ctx: ClaimContext, positions: Sequence[Any]) -> list[Any]:
             except EvalError as exc:
                 out.append(exc)
         return out
-    return evaluate_each(ctx.formula, [_env(ctx, position) for position in positions])
+    envs = [_env(ctx, position) for position in positions]
+    keys = [_key(ctx, env) for env in envs]
+    values = [ctx.memo.get(key, (None, _MISS)) for key in keys]
+    missing = [i for i, (formula, _) in enumerate(values) if formula is not ctx.formula]
+    found = [value for _, value in values]
+    if missing:
+        for i, value in zip(
+            missing, evaluate_each(ctx.formula, [envs[i] for i in missing]), strict=True
+        ):
+            found[i] = value
+            _keep(ctx, keys[i], value)
+    return found
 
 
 def _env(ctx: ClaimContext, position: Any) -> dict[str, Any]:
@@ -669,27 +690,26 @@ def survey(
     and, with ``name``, the first position where the claim disagrees with its true value
     (:func:`first_wrong`; ``options``: the position's options are suspects too). Each
     comes from exact evaluation and the plain reference implementation only."""
-    here, there = _value_or_error(ctx, position), None
     legal, legal_error = None, ""
     if move is not None:
-        there = _value_or_error(ctx, move)
         try:
             legal = _is_legal(ctx, position, move)
         except ValueError as exc:
             legal_error = str(exc)
     listed = listed_options(ctx, position) if options else None
-    values: tuple[Any, ...] = ()
-    if listed is not None:
-        values = tuple(_values_in_chunks(ctx, listed))
+    # the claim at the position, the move's target and the moves, in one evaluation (the
+    # deadline is checked between batches of moves)
+    asked = [position] if move is None else [position, move]
+    values = list(_values_in_chunks(ctx, [*asked, *(listed or ())]))
     return Survey(
-        here,
-        there,
+        values[0],
+        values[1] if move is not None else None,
         _terminal(ctx, position) if terminal else False,
         legal,
         legal_error,
         None if listed is None else tuple(listed),
-        values,
-        first_wrong(ctx, position, move, suspects=options) if name else None,
+        tuple(values[len(asked) :]),
+        first_wrong(ctx, position, move, suspects=options, listed=listed) if name else None,
     )
 
 
@@ -701,13 +721,6 @@ def _values_in_chunks(ctx: ClaimContext, positions: list[Any]) -> Iterator[Any]:
     for start in range(0, len(positions), _CHUNK):
         deadline.check(ctx.deadline, "re-checking the moves of a counterexample")
         yield from formulas_at(ctx, positions[start : start + _CHUNK])
-
-
-def _value_or_error(ctx: ClaimContext, position: Any) -> Any:
-    try:
-        return formula_at(ctx, position)
-    except EvalError as exc:
-        return exc
 
 
 def _is_legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
@@ -731,7 +744,13 @@ def _terminal(ctx: ClaimContext, p: Any) -> bool:
 
 
 def first_wrong(
-    ctx: ClaimContext, position: Any, move: Any = None, *, suspects: bool, named: bool = True
+    ctx: ClaimContext,
+    position: Any,
+    move: Any = None,
+    *,
+    suspects: bool,
+    named: bool = True,
+    listed: list[Any] | None = None,
 ) -> Wrong | None:
     """The first position where the claim disagrees with the true value, in the order a
     finding at ``position`` (with a move to ``move``) is named; None when each is right or
@@ -743,10 +762,11 @@ def first_wrong(
     lie below it (else ``position`` by its truth), then ``move``. A search that would list
     too many moves stops there. Then (``cites_finding``) ``position``, ``move`` and, with
     ``suspects`` (a value no move reaches), its options (:func:`local_conditions`) or, for
-    Nim at any size, the options of the values it says no move reaches, each by its truth."""
+    Nim at any size, the options of the values it says no move reaches, each by its truth.
+    ``listed``: the position's moves when the caller has listed them."""
     if named:
         try:
-            found = _own_wrong(ctx, position, move)
+            found = _own_wrong(ctx, position, move, listed)
         except (ValueError, RecursionError):
             found = None
         if found is not None:
@@ -764,10 +784,10 @@ def first_wrong(
     return None
 
 
-def _own_wrong(ctx: ClaimContext, position: Any, move: Any) -> Wrong | None:
+def _own_wrong(ctx: ClaimContext, position: Any, move: Any, listed: Any) -> Wrong | None:
     """The finding's own position, then its move's target, where the claim is wrong."""
     if ctx.one_heap:
-        found = heap_wrong(ctx, int(position))
+        found = heap_wrong(ctx, int(position), listed)
         if found is None and move is not None:
             found = heap_wrong(ctx, int(move))
         return found
@@ -781,9 +801,10 @@ def _own_wrong(ctx: ClaimContext, position: Any, move: Any) -> Wrong | None:
     return found
 
 
-def heap_wrong(ctx: ClaimContext, n: int) -> Wrong | None:
+def heap_wrong(ctx: ClaimContext, n: int, listed: list[int] | None = None) -> Wrong | None:
     """Heap ``n`` where the claim differs from the reference table, with the heap's targets
-    and the claim's values there when they are few enough to explain it by a move."""
+    (``listed``, when the caller has them) and the claim's values there when they are few
+    enough to explain it by a move."""
     try:
         truth = truth_at(ctx, n)
     except EvalError as exc:
@@ -799,7 +820,7 @@ def heap_wrong(ctx: ClaimContext, n: int) -> Wrong | None:
         and not base.splits
         and (_lists_targets(ctx, base) or n <= EXPLAIN_HEAPS)
     ):
-        targets = tuple(base.target_list(n))
+        targets = tuple(base.target_list(n) if listed is None else listed)
         values = tuple(formulas_at(ctx, list(targets)))
     claimed, actual = int(truth[0]), truth[1]
     how = "reference implementation"
