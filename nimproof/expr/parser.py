@@ -24,7 +24,7 @@ The language
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from nimproof.errors import ExprError
@@ -117,6 +117,23 @@ def parse(
         want = "a true/false condition" if result == "bool" else "a number"
         raise ExprError(f"expected {want}, got a {node.type} expression", source, 0)
     return node
+
+
+#: One formula to parse: its text, scalar names, sequence names and result type (as
+#: :func:`parse` takes them).
+Request = tuple[str, Iterable[str], Iterable[str], "nodes.Type | None"]
+
+
+def parse_each(requests: Sequence[Request]) -> list[nodes.Node | ExprError]:
+    """:func:`parse` of each request, in one call (a claim's formula and its game's move
+    relations, when the claim is prepared): each tree, or the :class:`ExprError` it raised."""
+    out: list[nodes.Node | ExprError] = []
+    for text, scalars, sequences, result in requests:
+        try:
+            out.append(parse(text, scalars, sequences, result=result))
+        except ExprError as exc:
+            out.append(exc)
+    return out
 
 
 def _syntax_error_column(source: str, exc: SyntaxError) -> int | None:

@@ -791,6 +791,10 @@ class Game(ABC):
         """True when no move is possible from ``position``."""
         return next(iter(self.moves(position)), None) is None
 
+    def terminal_heaps(self, heaps: Sequence[int]) -> bool:
+        """True when the position with these heaps (:meth:`position`) has no move, in one call."""
+        return self.is_terminal(self.position(tuple(heaps)))
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 

@@ -8,7 +8,7 @@ evaluated as a whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -40,6 +40,10 @@ class Misere(Game):
 
     def position(self, heaps: Any) -> Position:
         return self.base.position(heaps)
+
+    def terminal_heaps(self, heaps: Sequence[int]) -> bool:
+        # the same moves as its rule's (only who wins at the end differs)
+        return self.base.terminal_heaps(heaps)
 
     @property
     def heap_base(self) -> HeapGame | None:

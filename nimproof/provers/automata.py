@@ -430,10 +430,13 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
     xs = _xs(h)
     params = ", ".join(f"var2 {x}" for x in xs)
     target = None if ctx.spec.states_p_positions or ctx.spec.is_identity else "V"
-    # the claim's formula and the game's move relations, compiled in one call
-    *moves, claim = compile_all(
-        [*draft.requests, (ctx.formula, _env(ctx, xs), target)], num.compiler
-    )
+    # the claim's formula and the game's move relations (parsed when the claim was prepared),
+    # compiled in one call
+    requests = [
+        (ctx.relations.get(src, src) if isinstance(src, str) else src, names, goal)
+        for src, names, goal in draft.requests
+    ]
+    *moves, claim = compile_all([*requests, (ctx.formula, _env(ctx, xs), target)], num.compiler)
     header = "ws1s;\n" + num.prelude
     obligations: list[Obligation] = []
     if ctx.spec.is_identity:

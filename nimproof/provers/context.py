@@ -10,14 +10,16 @@ missing heap count) is unusable input: :class:`ClaimError`, exit code 2.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nimproof.claims.kinds import ClaimKindSpec
 from nimproof.claims.model import Claim, ClaimKind
-from nimproof.errors import ClaimError, UsageError
+from nimproof.errors import ClaimError, ExprError, UsageError
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node, Type
+from nimproof.expr.parser import Request, parse_each
 from nimproof.games import (
     Game,
     GameDescription,
@@ -58,6 +60,9 @@ class ClaimContext:
     #: What the methods ask of the game, answered once when the claim is prepared
     #: (:class:`~nimproof.games.GameDescription`; None without a game, or for a sum rule).
     description: GameDescription | None = field(default=None, compare=False, repr=False)
+    #: The game's heap relation texts (:attr:`GameDescription.relations`), parsed in ``n`` and
+    #: ``m`` when the claim was prepared (a text that does not parse is left out).
+    relations: Mapping[str, Node] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def heaps(self) -> int | None:
@@ -193,13 +198,19 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     assert claim.formula is not None
     result: Type = "int" if claim.kind_spec.states_values else "bool"
     if multi:
-        formula = parse(claim.formula, scalars=tuple(ctx.params), sequences=("h",), result=result)
+        asked: Request = (claim.formula, tuple(ctx.params), ("h",), result)
     elif result == "int" and "g[" in claim.formula.replace(" ", ""):
-        formula = parse(claim.formula, scalars=("n", *ctx.params), sequences=("g",), result=result)
+        asked = (claim.formula, ("n", *ctx.params), ("g",), result)
         ctx = replace(ctx, recursive=True)
     else:
-        formula = parse(claim.formula, scalars=("n", *ctx.params), result=result)
-    ctx = replace(ctx, formula=formula)
+        asked = (claim.formula, ("n", *ctx.params), (), result)
+    # the claim and its game's heap relations (for the methods that compile them), in one call
+    texts = sorted(set(ctx.description.relations or ())) if ctx.description is not None else []
+    formula, *trees = parse_each([asked, *((t, ("n", "m"), (), "bool") for t in texts)])
+    if isinstance(formula, ExprError):
+        raise formula
+    relations = {t: tree for t, tree in zip(texts, trees, strict=True) if isinstance(tree, Node)}
+    ctx = replace(ctx, formula=formula, relations=relations)
     return _prepare_witness(ctx, multi) if claim.witness else ctx
 
 

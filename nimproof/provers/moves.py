@@ -21,6 +21,7 @@ from typing import cast
 
 from nimproof.expr import parse
 from nimproof.expr.nodes import Node
+from nimproof.expr.parser import parse_each
 from nimproof.games import (
     FiniteTakes,
     Game,
@@ -70,18 +71,18 @@ def _(spec: FiniteTakes) -> HeapMoves:
 
 @_solver_view.register
 def _(spec: IntervalTakes) -> HeapMoves:
-    if spec.any_number:
-        return HeapMoves(
-            relation=parse("m < n", scalars=("n", "m")),
-            terminal=parse("n == 0", scalars=("n",)),
-            description="n -> m for every m < n",
-        )
     p, q = spec.p, spec.q
-    return HeapMoves(
-        relation=parse(f"n - ({p} * n) // {q} <= m", scalars=("n", "m")),
-        terminal=parse(f"({p} * n) // {q} == 0", scalars=("n",)),
-        description=f"n -> m for n - floor({p}n/{q}) <= m < n",
+    if p == q:  # Nim's rule: any number of tokens
+        texts, description = ("m < n", "n == 0"), "n -> m for every m < n"
+    else:
+        texts = (f"n - ({p} * n) // {q} <= m", f"({p} * n) // {q} == 0")
+        description = f"n -> m for n - floor({p}n/{q}) <= m < n"
+    # the relation and the terminal test, parsed in one call
+    relation, terminal = parse_each(
+        [(texts[0], ("n", "m"), (), None), (texts[1], ("n",), (), None)]
     )
+    assert isinstance(relation, Node) and isinstance(terminal, Node)  # fixed texts: they parse
+    return HeapMoves(relation=relation, terminal=terminal, description=description)
 
 
 @_solver_view.register

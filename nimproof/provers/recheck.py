@@ -740,7 +740,7 @@ def _terminal(ctx: ClaimContext, p: Any) -> bool:
         assert base is not None
         return base.heap_terminal(int(p))
     assert ctx.game is not None
-    return ctx.game.is_terminal(ctx.game.position(tuple(p)))
+    return ctx.game.terminal_heaps(tuple(p))
 
 
 def first_wrong(
