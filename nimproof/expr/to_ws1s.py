@@ -46,6 +46,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from types import MappingProxyType
 
 from nimproof.errors import EvalError
 from nimproof.expr.evaluate import MAX_SHIFT, evaluate
@@ -208,15 +209,22 @@ def _xor(a: str, b: str) -> str:
 
 
 def compile_bool(
-    node: Node, env: Mapping[str, object], compiler_class: type[_Core] | None = None
+    node: Node,
+    env: Mapping[str, object],
+    compiler_class: type[_Core] | None = None,
+    folded: Mapping[int, int | bool | None] | None = None,
 ) -> Compiled:
     """Compile a condition; ``env`` maps names to :class:`SetVar`, ints or sequences.
 
     A sequence (the heaps ``h``) is a tuple of :class:`SetVar`. The result is
     exact wherever its guard holds. Raises :class:`NotExpressible` outside WS1S.
-    ``compiler_class`` chooses the numeration (binary :class:`Ws1sCompiler` by default).
+    ``compiler_class`` chooses the numeration (binary :class:`Ws1sCompiler` by default);
+    ``folded``: constant subtrees of ``node`` already evaluated, by id
+    (:func:`nimproof.expr.evaluate.constant_values`).
     """
     compiler = (compiler_class or Ws1sCompiler)(dict(env))
+    if folded:
+        compiler.folded = folded
     out = compiler.cond(node, compiler.env)
     if len(out.formula) + len(out.guard) > MAX_TEXT:
         raise NotExpressible("the formula is too large once unrolled")
@@ -224,12 +232,19 @@ def compile_bool(
 
 
 def compile_equals(
-    node: Node, target: SetVar, env: Mapping[str, object], compiler_class: type[_Core] | None = None
+    node: Node,
+    target: SetVar,
+    env: Mapping[str, object],
+    compiler_class: type[_Core] | None = None,
+    folded: Mapping[int, int | bool | None] | None = None,
 ) -> Compiled:
-    """The condition "``target`` equals the int-valued ``node``" (exact where its guard holds)."""
+    """The condition "``target`` equals the int-valued ``node``" (exact where its guard holds;
+    ``folded`` as in :func:`compile_bool`)."""
     name = "__target__"
     cmp = Compare(node.pos, "bool", ("==",), (Var(node.pos, "int", name), node))
     compiler = (compiler_class or Ws1sCompiler)({**env, name: target})
+    if folded:
+        compiler.folded = folded
     out = compiler.cond(cmp, compiler.env)
     if len(out.formula) + len(out.guard) > MAX_TEXT:
         raise NotExpressible("the formula is too large once unrolled")
@@ -244,11 +259,14 @@ Request = tuple["Node | str", Mapping[str, object], "str | None"]
 
 
 def compile_all(
-    requests: Sequence[Request], compiler_class: type[_Core] | None = None
+    requests: Sequence[Request],
+    compiler_class: type[_Core] | None = None,
+    folded: Mapping[int, int | bool | None] | None = None,
 ) -> list[Compiled]:
     """Compile every request, in order, in one call (a claim's formula and its game's move
     relations: what one proof by automata needs): each as :func:`compile_bool` (``target``
-    None) or :func:`compile_equals` would, with a fresh compiler each."""
+    None) or :func:`compile_equals` would, with a fresh compiler each (``folded``: as in
+    :func:`compile_bool`, for every request)."""
     out = []
     for source, names, target in requests:
         env = {k: _named(v) for k, v in names.items()}
@@ -259,9 +277,9 @@ def compile_all(
         else:
             node = source
         if target is None:
-            out.append(compile_bool(node, env, compiler_class))
+            out.append(compile_bool(node, env, compiler_class, folded))
         else:
-            out.append(compile_equals(node, SetVar(target), env, compiler_class))
+            out.append(compile_equals(node, SetVar(target), env, compiler_class, folded))
     return out
 
 
@@ -280,6 +298,9 @@ class _Core(Walker[Value]):
     #: True for binary numeration (bit positions); a subclass for another numeration sets False
     #: and its own constants (:meth:`const_set`, :meth:`const_bit`).
     binary = True
+
+    #: Subtrees already folded (:func:`nimproof.expr.evaluate.constant_values`), by id.
+    folded: Mapping[int, int | bool | None] = MappingProxyType({})
 
     def __init__(self, env: dict[str, object]) -> None:
         self.env = env
@@ -317,9 +338,13 @@ class _Core(Walker[Value]):
             raise NotExpressible(f"{type(node).__name__} nodes") from None
 
     def fold(self, node: Node, env: Mapping[str, object]) -> int | bool | None:
-        """The exact value of ``node`` when it reads only constants (and lengths)."""
+        """The exact value of ``node`` when it reads only constants (and lengths); the
+        constants folded when the claim was prepared (:attr:`folded`) are read, not
+        evaluated again."""
         if isinstance(node, Const):
             return node.value  # a literal is its own exact value
+        if id(node) in self.folded:
+            return self.folded[id(node)]
         if not _static(node, env):
             return None
         plain: dict[str, object] = {}

@@ -70,7 +70,12 @@ class Compiled:
         return z3.And(*self.guards) if self.guards else z3.BoolVal(True)
 
 
-def compile_bv(node: nodes.Node, env: Mapping[str, object], width: int) -> Compiled:
+def compile_bv(
+    node: nodes.Node,
+    env: Mapping[str, object],
+    width: int,
+    folded: Mapping[int, int | bool | None] | None = None,
+) -> Compiled:
     """Compile ``node`` to unsigned ``width``-bit ``BitVec`` terms.
 
     ``env`` maps each scalar name to a ``BitVec`` term of exactly ``width``
@@ -81,10 +86,14 @@ def compile_bv(node: nodes.Node, env: Mapping[str, object], width: int) -> Compi
     every position from ``width`` on, each ``x >> b`` is 0. Raises
     :class:`Unsupported` when a constant does not fit in ``width`` unsigned
     bits, a variable has no value, or the unrolled formula is too large.
+    ``folded``: constant subtrees of ``node`` already evaluated, by id
+    (:func:`nimproof.expr.evaluate.constant_values`), read instead of evaluated again.
     """
     if isinstance(width, bool) or not isinstance(width, int) or width < 1:
         raise ValueError(f"width must be a positive integer, not {width!r}")
     compiler = _Compiler(width)
+    if folded:
+        compiler.folded = folded
     term = compiler.compile(node, env, None)
     return Compiled(term, tuple(compiler.guards))
 
@@ -141,6 +150,7 @@ class _Compiler(Walker[Any]):
         self._seen: set[int] = set()
         self._deps: dict[int, frozenset[str]] = {}
         self._visited = 0
+        self.folded: Mapping[int, int | bool | None] = {}
 
     # -- values and guards ---------------------------------------------------
     @property
@@ -229,6 +239,8 @@ class _Compiler(Walker[Any]):
         """The exact value of ``node`` when everything it reads is a Python int, else None."""
         if isinstance(node, nodes.Const):
             return node.value  # a literal is its own exact value
+        if id(node) in self.folded:
+            return self.folded[id(node)]
         for name in self.deps(node):
             if name not in env:
                 return None

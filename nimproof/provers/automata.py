@@ -436,7 +436,8 @@ def plan(ctx: ClaimContext, num: Numeration = BINARY) -> Plan:
         (ctx.relations.get(src, src) if isinstance(src, str) else src, names, goal)
         for src, names, goal in draft.requests
     ]
-    *moves, claim = compile_all([*requests, (ctx.formula, _env(ctx, xs), target)], num.compiler)
+    asked = [*requests, (ctx.formula, _env(ctx, xs), target)]
+    *moves, claim = compile_all(asked, num.compiler, ctx.constants)
     header = "ws1s;\n" + num.prelude
     obligations: list[Obligation] = []
     if ctx.spec.is_identity:

@@ -18,6 +18,7 @@ from nimproof.claims.kinds import ClaimKindSpec
 from nimproof.claims.model import Claim, ClaimKind
 from nimproof.errors import ClaimError, ExprError, UsageError
 from nimproof.expr import parse
+from nimproof.expr.evaluate import constant_values
 from nimproof.expr.nodes import Node, Type
 from nimproof.expr.parser import Request, parse_each
 from nimproof.games import (
@@ -63,6 +64,9 @@ class ClaimContext:
     #: The game's heap relation texts (:attr:`GameDescription.relations`), parsed in ``n`` and
     #: ``m`` when the claim was prepared (a text that does not parse is left out).
     relations: Mapping[str, Node] = field(default_factory=dict, compare=False, repr=False)
+    #: The formula's constant subtrees (``2**50 + 1``), evaluated once when the claim was
+    #: prepared, by id (:func:`nimproof.expr.evaluate.constant_values`): what the compilers fold.
+    constants: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def heaps(self) -> int | None:
@@ -210,7 +214,8 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     if isinstance(formula, ExprError):
         raise formula
     relations = {t: tree for t, tree in zip(texts, trees, strict=True) if isinstance(tree, Node)}
-    ctx = replace(ctx, formula=formula, relations=relations)
+    constants = constant_values(formula, ctx.params)
+    ctx = replace(ctx, formula=formula, relations=relations, constants=constants)
     return _prepare_witness(ctx, multi) if claim.witness else ctx
 
 

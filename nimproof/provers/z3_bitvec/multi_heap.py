@@ -466,10 +466,10 @@ def no_move_into(ctx: ClaimContext, x: Any, value: int | None) -> bool:
             if hm is None:
                 return False
             move = heap_move(hm, p[0], q[0], width)
-            c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width)
+            c = compile_bv(ctx.formula, {"n": q[0], **ctx.params}, width, ctx.constants)
         else:
             move = multi_game(with_heaps(ctx, h), width).move(p, q)
-            c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width)
+            c = compile_bv(ctx.formula, {"h": q, **ctx.params}, width, ctx.constants)
     except Unsupported:
         return False
     goal = c.term if value is None else c.term == z3.BitVecVal(value, width)
