@@ -856,6 +856,13 @@ class HeapGame(Game):
         """True when a heap of ``n`` has no move (a game that never splits)."""
         return next(iter(self.heap_targets(n)), None) is None
 
+    def terminal_heaps(self, heaps: Sequence[int]) -> bool:
+        # a sum of heaps has no move exactly when no heap has one
+        for n in heaps:
+            for _ in self.options(int(n)):
+                return False
+        return True
+
 
 class MultiHeapGame(Game):
     """A game on a fixed number of heaps that is not a disjunctive sum.

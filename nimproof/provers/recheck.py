@@ -700,7 +700,9 @@ def survey(
     # the claim at the position, the move's target and the moves, in one evaluation (the
     # deadline is checked between batches of moves)
     asked = [position] if move is None else [position, move]
-    values = list(_values_in_chunks(ctx, [*asked, *(listed or ())]))
+    # ... and at the options of Nim a finding may be named at (kept for :func:`first_wrong`)
+    suspects = _nim_suspects(ctx, position) if name and options else []
+    values = list(_values_in_chunks(ctx, [*asked, *(listed or ()), *suspects]))
     return Survey(
         values[0],
         values[1] if move is not None else None,
@@ -708,9 +710,19 @@ def survey(
         legal,
         legal_error,
         None if listed is None else tuple(listed),
-        tuple(values[len(asked) :]),
+        tuple(values[len(asked) : len(asked) + len(listed or ())]),
         first_wrong(ctx, position, move, suspects=options, listed=listed) if name else None,
     )
+
+
+def _nim_suspects(ctx: ClaimContext, position: Any) -> list[tuple[int, ...]]:
+    """The options of a position of Nim (several heaps) with each value a finding there may be
+    named by (:func:`_suspects`: 0, or any below 64), found by theorem."""
+    if ctx.one_heap or ctx.game is None or ctx.spec.is_identity:
+        return []
+    goals = [0] if ctx.spec.states_p_positions else range(64)
+    here = tuple(int(x) for x in position)
+    return [q for v in goals for q in nim_options_of_value(ctx.game, here, v)]
 
 
 #: Moves whose claimed values are asked in one evaluation (the deadline is checked between).
