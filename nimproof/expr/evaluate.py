@@ -104,13 +104,16 @@ def evaluate_each(node: nodes.Node, envs: Sequence[Env]) -> list[Scalar | EvalEr
     return out
 
 
-def constant_values(node: nodes.Node, params: Mapping[str, int]) -> dict[int, Scalar | None]:
+def constant_values(
+    node: nodes.Node, params: Mapping[str, int]
+) -> dict[int, tuple[nodes.Node, Scalar | None]]:
     """The exact value of each largest subtree of ``node`` (literals aside) that reads only the
     parameters ``params`` (no position, no sequence, no bound variable), keyed by the
-    subtree's ``id``, all in one call; None where it is undefined. What a compiler would fold
-    one at a time (``2**50 + 1``), folded once when a claim is prepared: the keys name the
-    subtrees of ``node`` while it lives."""
-    out: dict[int, Scalar | None] = {}
+    subtree's ``id`` with the subtree itself (so that an id names no other node while the
+    entry is kept: a reader checks the node is the one it folds), all in one call; the value
+    is None where it is undefined. What a compiler would fold one at a time
+    (``2**50 + 1``), folded once when a claim is prepared."""
+    out: dict[int, tuple[nodes.Node, Scalar | None]] = {}
     env = dict(params)
     stack = [node]
     while stack:
@@ -119,9 +122,9 @@ def constant_values(node: nodes.Node, params: Mapping[str, int]) -> dict[int, Sc
             continue  # a literal is its own value; a bound variable is left to the compilers
         if _params_only(n, params):
             try:
-                out[id(n)] = _EXACT.walk(n, env)
+                out[id(n)] = (n, _EXACT.walk(n, env))
             except EvalError:
-                out[id(n)] = None
+                out[id(n)] = (n, None)
             continue
         stack.extend(nodes.children(n))
     return out

@@ -212,7 +212,7 @@ def compile_bool(
     node: Node,
     env: Mapping[str, object],
     compiler_class: type[_Core] | None = None,
-    folded: Mapping[int, int | bool | None] | None = None,
+    folded: Mapping[int, tuple[Node, int | bool | None]] | None = None,
 ) -> Compiled:
     """Compile a condition; ``env`` maps names to :class:`SetVar`, ints or sequences.
 
@@ -236,7 +236,7 @@ def compile_equals(
     target: SetVar,
     env: Mapping[str, object],
     compiler_class: type[_Core] | None = None,
-    folded: Mapping[int, int | bool | None] | None = None,
+    folded: Mapping[int, tuple[Node, int | bool | None]] | None = None,
 ) -> Compiled:
     """The condition "``target`` equals the int-valued ``node``" (exact where its guard holds;
     ``folded`` as in :func:`compile_bool`)."""
@@ -261,7 +261,7 @@ Request = tuple["Node | str", Mapping[str, object], "str | None"]
 def compile_all(
     requests: Sequence[Request],
     compiler_class: type[_Core] | None = None,
-    folded: Mapping[int, int | bool | None] | None = None,
+    folded: Mapping[int, tuple[Node, int | bool | None]] | None = None,
 ) -> list[Compiled]:
     """Compile every request, in order, in one call (a claim's formula and its game's move
     relations: what one proof by automata needs): each as :func:`compile_bool` (``target``
@@ -300,7 +300,7 @@ class _Core(Walker[Value]):
     binary = True
 
     #: Subtrees already folded (:func:`nimproof.expr.evaluate.constant_values`), by id.
-    folded: Mapping[int, int | bool | None] = MappingProxyType({})
+    folded: Mapping[int, tuple[Node, int | bool | None]] = MappingProxyType({})
 
     def __init__(self, env: dict[str, object]) -> None:
         self.env = env
@@ -343,8 +343,9 @@ class _Core(Walker[Value]):
         evaluated again."""
         if isinstance(node, Const):
             return node.value  # a literal is its own exact value
-        if id(node) in self.folded:
-            return self.folded[id(node)]
+        known = self.folded.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
         if not _static(node, env):
             return None
         plain: dict[str, object] = {}

@@ -74,7 +74,7 @@ def compile_bv(
     node: nodes.Node,
     env: Mapping[str, object],
     width: int,
-    folded: Mapping[int, int | bool | None] | None = None,
+    folded: Mapping[int, tuple[nodes.Node, int | bool | None]] | None = None,
 ) -> Compiled:
     """Compile ``node`` to unsigned ``width``-bit ``BitVec`` terms.
 
@@ -150,7 +150,7 @@ class _Compiler(Walker[Any]):
         self._seen: set[int] = set()
         self._deps: dict[int, frozenset[str]] = {}
         self._visited = 0
-        self.folded: Mapping[int, int | bool | None] = {}
+        self.folded: Mapping[int, tuple[nodes.Node, int | bool | None]] = {}
 
     # -- values and guards ---------------------------------------------------
     @property
@@ -239,8 +239,9 @@ class _Compiler(Walker[Any]):
         """The exact value of ``node`` when everything it reads is a Python int, else None."""
         if isinstance(node, nodes.Const):
             return node.value  # a literal is its own exact value
-        if id(node) in self.folded:
-            return self.folded[id(node)]
+        known = self.folded.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
         for name in self.deps(node):
             if name not in env:
                 return None

@@ -75,6 +75,7 @@ if TYPE_CHECKING:
 
 #: The model, as :mod:`nimproof.games` exports it.
 __all__ = [
+    "DESCRIBED_HEAPS",
     "FamilyInfo",
     "FiniteTakes",
     "Game",
