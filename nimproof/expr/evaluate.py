@@ -105,38 +105,21 @@ def evaluate_each(node: nodes.Node, envs: Sequence[Env]) -> list[Scalar | EvalEr
 
 
 def constant_values(
-    node: nodes.Node, params: Mapping[str, int]
+    subtrees: Sequence[nodes.Node], params: Mapping[str, int]
 ) -> dict[int, tuple[nodes.Node, Scalar | None]]:
-    """The exact value of each largest subtree of ``node`` (literals aside) that reads only the
-    parameters ``params`` (no position, no sequence, no bound variable), keyed by the
-    subtree's ``id`` with the subtree itself (so that an id names no other node while the
-    entry is kept: a reader checks the node is the one it folds), all in one call; the value
-    is None where it is undefined. What a compiler would fold one at a time
-    (``2**50 + 1``), folded once when a claim is prepared."""
+    """The exact value of each of ``subtrees`` (:func:`nimproof.expr.nodes.constant_subtrees`:
+    they read only the parameters ``params``), in one call, keyed by the subtree's ``id``
+    with the subtree itself (so that an id names no other node while the entry is kept: a
+    reader checks the node is the one it folds); None where it is undefined. What a compiler
+    would fold one at a time (``2**50 + 1``), folded once when a claim is prepared."""
     out: dict[int, tuple[nodes.Node, Scalar | None]] = {}
     env = dict(params)
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, nodes.Const | nodes.Reduce):
-            continue  # a literal is its own value; a bound variable is left to the compilers
-        if _params_only(n, params):
-            try:
-                out[id(n)] = (n, _EXACT.walk(n, env))
-            except EvalError:
-                out[id(n)] = (n, None)
-            continue
-        stack.extend(nodes.children(n))
+    for n in subtrees:
+        try:
+            out[id(n)] = (n, _EXACT.walk(n, env))
+        except EvalError:
+            out[id(n)] = (n, None)
     return out
-
-
-def _params_only(node: nodes.Node, params: Mapping[str, int]) -> bool:
-    """True when ``node`` reads no name but the parameters (and binds none)."""
-    if isinstance(node, nodes.Var):
-        return node.name in params
-    if isinstance(node, nodes.Index | nodes.Len | nodes.Reduce):
-        return False
-    return all(_params_only(c, params) for c in nodes.children(node))
 
 
 class _Exact(Walker[Scalar]):

@@ -10,6 +10,7 @@ only appear as the domain of a reduction such as ``xor(h)`` or
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -206,3 +207,28 @@ def free_names(node: Node) -> set[str]:
 
     visit(node, frozenset())
     return names
+
+
+def constant_subtrees(node: Node, params: Collection[str]) -> list[Node]:
+    """The largest subtrees of ``node`` (literals aside) that read no name but ``params`` and
+    bind none: the constants a compiler would fold (``2**50 + 1``), in tree order."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Const | Reduce):
+            continue  # a literal is its own value; a bound variable is left to the compilers
+        if _params_only(n, params):
+            out.append(n)
+        else:
+            stack.extend(reversed(children(n)))
+    return out
+
+
+def _params_only(node: Node, params: Collection[str]) -> bool:
+    """True when ``node`` reads no name but ``params`` (and binds none)."""
+    if isinstance(node, Var):
+        return node.name in params
+    if isinstance(node, Index | Len | Reduce):
+        return False
+    return all(_params_only(c, params) for c in children(node))

@@ -19,7 +19,7 @@ from nimproof.claims.model import Claim, ClaimKind
 from nimproof.errors import ClaimError, ExprError, UsageError
 from nimproof.expr import parse
 from nimproof.expr.evaluate import constant_values
-from nimproof.expr.nodes import Node, Type
+from nimproof.expr.nodes import Node, Type, constant_subtrees
 from nimproof.expr.parser import Request, parse_each
 from nimproof.games import (
     Game,
@@ -214,7 +214,8 @@ def _prepare_formula_on_game(ctx: ClaimContext, game: Game) -> ClaimContext:
     if isinstance(formula, ExprError):
         raise formula
     relations = {t: tree for t, tree in zip(texts, trees, strict=True) if isinstance(tree, Node)}
-    constants = constant_values(formula, ctx.params)
+    subtrees = constant_subtrees(formula, tuple(ctx.params))  # only they are evaluated
+    constants = constant_values(subtrees, ctx.params) if subtrees else {}
     ctx = replace(ctx, formula=formula, relations=relations, constants=constants)
     return _prepare_witness(ctx, multi) if claim.witness else ctx
 

@@ -17,7 +17,7 @@ import z3
 from nimproof.errors import ExprError
 from nimproof.expr import evaluate, parse
 from nimproof.expr.evaluate import constant_values
-from nimproof.expr.nodes import children
+from nimproof.expr.nodes import children, constant_subtrees
 from nimproof.expr.parser import parse_each
 from nimproof.expr.to_ws1s import SetVar, compile_all
 from nimproof.expr.to_z3 import compile_bv
@@ -48,7 +48,7 @@ def _subtrees(node):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("text", FORMULAS)
 def test_constant_values_are_the_exact_values_of_parameter_only_subtrees(text: str) -> None:
     node = parse(text, scalars=tuple(PARAMS), sequences=("h",), result="bool")
-    folded = constant_values(node, PARAMS)
+    folded = constant_values(constant_subtrees(node, tuple(PARAMS)), PARAMS)
     ids = {id(n): n for n in _subtrees(node)}
     for key, (sub, value) in folded.items():
         assert ids[key] is sub
@@ -71,7 +71,7 @@ def _outcome(compile_it: Callable[[], Any]) -> Any:
 @pytest.mark.parametrize("text", FORMULAS)
 def test_compilers_reading_folded_constants_compile_the_same(text: str) -> None:
     node = parse(text, scalars=tuple(PARAMS), sequences=("h",), result="bool")
-    folded = constant_values(node, PARAMS)
+    folded = constant_values(constant_subtrees(node, tuple(PARAMS)), PARAMS)
     names = {"h": (SetVar("X0"), SetVar("X1")), **PARAMS}
     plain = _outcome(lambda: compile_all([(node, names, None)]))
     assert plain == _outcome(lambda: compile_all([(node, names, None)], folded=folded))
