@@ -33,8 +33,12 @@ Two choices of the measure, and why:
   ``ClaimContext`` property, a verdict record, the deadline, the claim record
   and its kind declaration (``claims.model``, ``claims.kinds``: frozen
   declarations whose properties answer "which kind, which fields"), and the
-  formula's node records (``expr.nodes``: constructors and ``children()``).
-  None of them calls into another module or decides anything. The formula
+  formula's node records (``expr.nodes``: constructors and structural
+  queries on a tree, ``children()``, ``free_names()``,
+  ``constant_subtrees()``). None of them calls into another module or
+  decides anything. The game's description (``games.GameDescription``) is a
+  frozen record of fields only: reading it is no call at all, so it needs no
+  place here; it is built by a call into ``games/``, which counts. The formula
   *evaluator* and the compilers (``expr.evaluate``, ``expr.to_z3``,
   ``expr.to_ws1s``) are not data: calling them once per position is counted,
   and so are the games' move-description records of ``games.base`` (their
@@ -46,80 +50,75 @@ Two choices of the measure, and why:
   a game family's inherited ``moves`` is the family's). Counting it in the
   base's module made every visitor and every game look like a call back up.
 
-Figures (three claims; "before" is ``main`` at f7cebd4 measured by this tool,
-``--package``; measured at load 2 to 9 on two cores: they are counts of calls,
-not times, and do not depend on the load):
+Figures (three claims; counts of calls, which do not depend on the load):
+"before" is ``main`` at 5e6ad0e, "after" this checkout, both measured by this
+tool (``--package``), 2026-11-25 with one core taken by a long computation:
 
 ===========================  =======  =======  ===========  ===========  ==========
 claim                        modules  returns  entered > 1  max entries  repeated
 ===========================  =======  =======  ===========  ===========  ==========
-refuted one-heap, before     25       226      11           42           104
-refuted one-heap, after      25       58       8            6            20
-refuted far, before          31       ~515     17           49           248
-refuted far, after           31       108      11           11           42
-proved, before               23       133      9            18           58
-proved, after                22       30       5            3            7
+refuted one-heap, before     25       58       8            6            20
+refuted one-heap, after      25       24       2            3            3
+refuted far, before          31       108      11           11           42
+refuted far, after           31       42       6            3            9
+proved, before               22       30       5            3            7
+proved, after                22       20       2            2            2
 ===========================  =======  =======  ===========  ===========  ==========
 
-(The far claim's returns before varied from 510 to 520 with the number of
-MONA shrinking rounds, which depended on time; those runs now happen inside
-``provers.mona``.) No call goes back up, before or after. What changed:
+No call goes back up, before or after. What changed:
 
-* a game builds its move description (``moves_spec``) and its normal-play game
-  once (cached), not at every read: ``games.heap`` was entered 42 times on the
-  one-heap claim, ``games.base`` 49 times on the far one;
-* the pipeline asks the registry once per claim (``methods.load_all``), not
-  once per method;
-* the automata method compiles the claim and its game's move relations in one
-  call (``expr.to_ws1s.compile_all``; the move structure is built once, the
-  distinct relations each compiled once), and hands every obligation to MONA
-  in one call (``provers.mona.decide``, which runs them in order, falls back
-  from split obligations and shrinks a counterexample inside the module, with
-  the numeration's place values as data): ``provers.mona`` went from 25 entries
-  to 1 on the far claim, ``expr.to_ws1s`` from 33 to 1;
-* the compilers take a literal as its own value (no exact evaluation of a
-  ``Const``); the z3 encoding of a sum of heap rules compiles each distinct
-  rule once and instantiates it per heap;
-* re-checks evaluate a batch of positions in one call
-  (``expr.evaluate.evaluate_each`` through ``recheck.formulas_at``), list a
-  heap's moves in one call (``target_list``, ``heap_terminal``) instead of
-  resuming a generator per move, and keep the claim's value at a position and a
-  sum's components once per claim (``ClaimContext.memo``);
-* a family's argument list is parsed in one call (``games.args.parse_number_list``),
-  and a sum's relation texts are asked in one call (``heap_formulas``).
+* **one description of the game**: the claim is prepared with one call into
+  ``games/`` (``describe_spec``: the family's parser, then
+  ``Game.described``), which returns a frozen record of plain data
+  (``GameDescription``: heap count, the parts and relation texts of a sum,
+  the Nim flag, the finite takes, ...); the automata plan, the witness, the
+  re-checks and the z3 encoding read it instead of each asking the game its
+  own question (``games.base`` went from 11 entries to 3 on the far claim and
+  from 5 to 2 on the one-heap one, ``games.heap`` from 5 to 3,
+  ``games.misere`` from 6 to 3). A
+  family that needs arguments says so when registered, so its parser reads
+  them in one call (``games.args`` 2 to 1);
+* **settle confirms in one pass**: the automata method turns MONA's
+  counterexample into an unconfirmed candidate and calls nothing else;
+  ``settle`` asks ``recheck.survey`` once for every fact (the claim at the
+  position, the move's target and the listed moves in one batch, the
+  terminal test, the legality of the move, the first position where the claim
+  disagrees with the truth) and z3 once when the moves are too many to list
+  (``provers.recheck`` 9 to 1, ``provers.settle`` 3 to 1,
+  ``z3_bitvec.multi_heap`` 3 to 1);
+* the claim's formula and its game's heap relations are parsed in one call
+  when prepared (``expr.parser`` 2 to 1 on the one-heap and proved claims),
+  its constant subtrees evaluated once then, only when it has some, and read
+  by both compilers (``expr.evaluate`` 6 to 2 on the far claim, 3 to 1 on
+  the one-heap one); whether the automata method is tried is read from its
+  registry entry (``provers.automata`` 2 to 1).
 
-What is still entered more than once (``--verbose`` names each site), and why
-it is left:
+What is still entered more than once (``--verbose`` names each site), and why:
 
-* ``games.base``/``games.heap``/``games.misere`` (up to 11 entries on the far
-  claim): each layer asks the game its own question (its heap count when the
-  claim is prepared, its parts and relation text for the automata, its moves
-  at a concrete position for the re-check, its components for Sprague-Grundy).
-  Answering them all at once needs one description of the game computed when
-  the claim is prepared and passed to every method: a change of every
-  method's inputs, not done in this session;
-* ``provers.recheck``/``provers.settle``/``expr.evaluate`` (up to 9, 3 and 6):
-  the automata method's re-check decides which local condition failed, asks
-  ``settle`` to confirm it, then to name the smallest wrong position, and
-  ``settle`` then names the wrong position of the result once more; each step
-  depends on the last one's answer (the options of a position, then the truth
-  at the one found). One call would mean the method returning an unconfirmed
-  candidate and ``settle`` doing every step; that changes which position a
-  refutation names and was judged too risky for the soundness of the re-check
-  in the time left;
-* ``expr.parser`` (2 to 4): the claim's formula is parsed when the claim is
-  prepared, a rule's relation when a method compiles it;
-* ``provers.automata`` (2): asked whether it applies to the claim when the plan
-  is made, then run;
-* ``games.args`` (2): a family's parser checks its argument is there, then
-  parses the list.
+* the family's module (``games.heap`` 2 on the proved claim, 3 on the
+  refuted ones; ``games.misere`` 3 on the far claim): its parser builds the
+  game, then the game describes itself (two calls of the registry into it:
+  the description needs the game built), and a refutation asks the moves or
+  the terminal test at one position (a batch call returning data, made when
+  the position is known);
+* ``games.base`` (2, and 3 on the far claim): the family builds its move
+  description record (a constructor of ``games.base``), which then answers
+  the description in one call; on the far claim, the heap rule's own move
+  generation (the terminal test) asks its record for the lowest target;
+* on the far claim only: ``expr.parser`` (2: the z3 solver view of a heap
+  rule, its relation and terminal test, is parsed when an encoding first
+  needs it), ``expr.evaluate`` (2: the constants when the claim is
+  prepared, the claim at positions when it is re-checked) and ``expr.to_z3``
+  (2: the z3 query's move relation is compiled by the move encoding shared
+  with the z3 methods, the claim by the query).
 
 Run it on any checkout of the package, for example the lead's ``main`` without
 touching it (``python bench/trace_claim.py --package /work/main``); ``--json``
 prints the figures as JSON. The three claims are a refuted one-heap claim, a
 refuted multi-heap claim found far away (issue 18's misère Nim example) and a
 proved claim. ``tests/test_trace_claim.py`` holds them to no call back up, to
-the entries and to the returns reached.
+the entries (each module still entered more than once by name) and to the
+returns reached.
 """
 
 from __future__ import annotations
