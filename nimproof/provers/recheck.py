@@ -693,7 +693,7 @@ def survey(
     legal, legal_error = None, ""
     if move is not None:
         try:
-            legal = _is_legal(ctx, position, move)
+            legal = is_legal(ctx, position, move)
         except ValueError as exc:
             legal_error = str(exc)
     listed = listed_options(ctx, position) if options else None
@@ -735,7 +735,7 @@ def _values_in_chunks(ctx: ClaimContext, positions: list[Any]) -> Iterator[Any]:
         yield from formulas_at(ctx, positions[start : start + _CHUNK])
 
 
-def _is_legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
+def is_legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
     """``p -> q`` is a move by the family's own definition (raises ValueError when deciding it
     would list too many moves)."""
     if ctx.one_heap:

@@ -48,10 +48,6 @@ from nimproof.errors import EvalError
 from nimproof.provers import deadline as dl
 from nimproof.provers import recheck as rc
 from nimproof.provers.context import ClaimContext
-from nimproof.provers.moves import (
-    heap_move_legal,
-    is_move,
-)
 from nimproof.provers.solving import Undecided
 from nimproof.verdict import Counterexample, MethodResult, Status
 
@@ -669,15 +665,6 @@ def first_disagreement(ctx: ClaimContext, point: tuple[int, ...]) -> Counterexam
     return None if wrong is None else _from_wrong(ctx, wrong)
 
 
-def _legal(ctx: ClaimContext, p: Any, q: Any) -> bool:
-    if ctx.one_heap:
-        base = ctx.heap_game
-        assert base is not None
-        return heap_move_legal(base, int(p), int(q))
-    assert ctx.game is not None
-    return is_move(ctx.game, tuple(p), tuple(q))
-
-
 def move_joins(
     ctx: ClaimContext, p: Any, q: Any, text: str, how: str = ""
 ) -> Counterexample | None:
@@ -689,7 +676,7 @@ def move_joins(
         a, b = rc.formula_at(ctx, p), rc.formula_at(ctx, q)
     except EvalError:
         return None
-    return _joins(ctx, p, q, a, b, text, how, lambda: _legal(ctx, p, q))
+    return _joins(ctx, p, q, a, b, text, how, lambda: rc.is_legal(ctx, p, q))
 
 
 def _joins(
