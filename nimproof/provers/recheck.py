@@ -7,7 +7,11 @@ the true value there (:func:`true_value`: the plain reference
 implementation, :mod:`nimproof.engines.reference`, with the family's own
 moves; Sprague–Grundy over reference heap tables for a normal-play sum of
 heaps; the two theorems for Nim below), and the local conditions evaluated
-exactly at one position (:func:`local_conditions`).
+exactly at one position (:func:`local_conditions`). What a candidate is settled
+with is answered in one call (:func:`survey`): values in one evaluation, the
+moves of the position in one call, and the first position where the claim
+disagrees with the truth (:func:`first_wrong`, a fact: only ``settle`` turns it
+into a confirmed counterexample).
 
 Where the reference cannot reach a position of Nim (a heap of ``2**50``), its
 value is given by a theorem, not a search:

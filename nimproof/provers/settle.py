@@ -28,6 +28,16 @@ shows that the claim is wrong at one of them; :func:`settle` re-checks both,
 the target and the source, and names the one where the claim is wrong, with
 the failing condition in words (:func:`name_wrong_position`).
 
+A failed WS1S obligation (the automata method's candidate, condition
+:data:`OBLIGATION`) is confirmed in one pass: :func:`settle` asks
+:func:`nimproof.provers.recheck.survey` once for every fact it needs (the
+claim at the position, the move's target and the listed moves; the terminal
+test; the move's legality; the first position where the claim disagrees with
+the truth, in the order a finding is named), asks z3 once when the moves are
+too many to list, and decides with the obligation's own steps. A candidate
+that does not re-check leaves that method ``unknown`` with the reason and
+without a counterexample.
+
 A candidate that is confirmed refutes the claim; one that exact evaluation
 shows to be spurious is dismissed (the method's own answer stands without
 it); one that nothing can reach stays a candidate, and the verdict is then
