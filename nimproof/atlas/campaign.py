@@ -57,7 +57,9 @@ LOG = logging.getLogger("nimproof.campaign")
 #: A game's checkpoint: the value file (its state beside it) and the rows so far.
 VALUES = "values.bin"
 ROWS = "rows.json"
-_DELETE = "delete the folder (or run with --drop-tables) to start that game again:"
+#: A checkpoint being deleted is first renamed with this ending (never read again).
+DROPPED = ".dropped"
+_DELETE = "delete {} to start that game again"
 
 #: The list of unsolved games (see the module docstring).
 UNSOLVED_CSV = Path(__file__).with_name("data") / "unsolved_games.csv"
@@ -175,6 +177,10 @@ def campaign_game(
         else:
             table.extend(count)
             done[0] = True
+        if table.n > count:  # the figures would be those of a longer table
+            raise UsageError(
+                f"{where}: a table past 2^{k} heaps without its row; {_DELETE.format(where)}"
+            )
         rows.append(_row(game, spec, k, table, t_game, period))
         if where is not None:
             save_rows(where, rows, elapsed(t_game))
@@ -268,7 +274,7 @@ def kept_rows(where: Path) -> tuple[list[dict[str, Any]], float]:
             raise ValueError("rows without the campaign's columns")
         spent = float(kept.get("seconds", rows[-1]["seconds"] if rows else 0.0))
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-        raise UsageError(f"{path}: a damaged checkpoint ({exc}); {_DELETE} {where}") from None
+        raise UsageError(f"{path}: a damaged checkpoint ({exc}); {_DELETE.format(where)}") from None
     return rows, spent
 
 
@@ -280,7 +286,7 @@ def save_rows(where: Path, rows: list[dict[str, Any]], seconds: float) -> None:
     atomic_write(where / ROWS, lambda f: f.write(text))
 
 
-def check_checkpoint(where: Path, spec: str, depth: int) -> int:
+def check_checkpoint(where: Path, spec: str, depth: int, start: int = 16) -> int:
     """Open a game's checkpoint as a run will (rows, state, value file) and count its values
     against the state (:meth:`~nimproof.engines.mapped.MappedTable.check_values`); refuses a
     damaged one in one line. Returns the heaps it holds (0 without a checkpoint)."""
@@ -295,21 +301,41 @@ def check_checkpoint(where: Path, spec: str, depth: int) -> int:
         return 0  # refused with its own message when the game runs
     if not state_path(where / VALUES).exists():
         if rows:
-            raise UsageError(f"{where}: rows without their table; {_DELETE} {where}")
+            raise UsageError(f"{where}: rows without their table; {_DELETE.format(where)}")
         return 0
     try:
         table = MappedTable(rule, (1 << depth) + 1, where / VALUES, grow=True)
-    except UsageError as exc:
-        raise UsageError(f"{exc} ({_DELETE} {where})") from None
-    table.check_values()
+        table.check_values()
+    except UsageError as exc:  # the table's own advice (delete a file) becomes the folder's
+        raise UsageError(f"{str(exc).split('; ')[0]}; {_DELETE.format(where)}") from None
     if rows and max(r["n"] for r in rows) >= table.n:
-        raise UsageError(f"{where}: rows past the table's {table.n:,} heaps; {_DELETE} {where}")
+        raise UsageError(
+            f"{where}: rows past the table's {table.n:,} heaps; {_DELETE.format(where)}"
+        )
+    # A row is recorded as soon as its doubling ends: a table past the next doubling lost rows.
+    have = {r["log2_n"] for r in rows}
+    missing = min((k for k in range(start, depth + 1) if k not in have), default=depth + 1)
+    if table.n > (1 << missing) + 1 and missing <= depth:
+        raise UsageError(
+            f"{where}: a table past 2^{missing} heaps without its row; {_DELETE.format(where)}"
+        )
     return int(table.n)
+
+
+def drop_checkpoint(where: Path) -> None:
+    """Delete a game's checkpoint: renamed first (one step), so that a kill in the middle of
+    the deletion leaves no half checkpoint under the game's name."""
+    if where.exists():
+        gone = where.with_name(where.name + DROPPED)
+        shutil.rmtree(gone, ignore_errors=True)
+        os.replace(where, gone)
+        shutil.rmtree(gone, ignore_errors=True)
 
 
 def checkpoint_bytes(folder: str | os.PathLike[str]) -> tuple[int, int]:
     """The game checkpoints in ``folder`` and the disk they take (blocks, not lengths)."""
-    games = [p for p in Path(folder).glob("*") if p.is_dir()] if Path(folder).is_dir() else []
+    found = Path(folder).glob("*") if Path(folder).is_dir() else []
+    games = [p for p in found if p.is_dir() and not p.name.endswith(DROPPED)]
     used = sum(f.stat().st_blocks * 512 for g in games for f in g.iterdir() if f.is_file())
     return len(games), used
 
@@ -392,7 +418,7 @@ def run_campaign(
     done = [len(specs) - len(todo)]
     folder = Path(out) / "tables" if tables is None else Path(tables)
     for spec in todo:
-        check_checkpoint(game_folder(folder, spec), spec, depth)
+        check_checkpoint(game_folder(folder, spec), spec, depth, start)
 
     def finished(spec: str, rows: Any) -> None:
         if isinstance(rows, list):
@@ -405,7 +431,7 @@ def run_campaign(
         save_campaign(out, [r for s in kept for r in kept[s]])
         # The rows are saved: a proved game's table is no longer needed.
         if isinstance(rows, list) and (drop_tables or any(r["proved"] for r in kept[spec])):
-            shutil.rmtree(game_folder(folder, spec), ignore_errors=True)
+            drop_checkpoint(game_folder(folder, spec))
         if progress is not None:
             progress(done[0], len(specs))
 
@@ -415,7 +441,7 @@ def run_campaign(
     save_campaign(out, [r for s in kept for r in kept[s]])
     if drop_tables:
         for spec in specs:
-            shutil.rmtree(game_folder(folder, spec), ignore_errors=True)
+            drop_checkpoint(game_folder(folder, spec))
     return rows, len(todo), where
 
 

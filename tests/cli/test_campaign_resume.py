@@ -140,9 +140,11 @@ def _damage(folder: Path, how: str) -> None:
             f.truncate(100)
     elif how == "no table":
         state_path(folder / campaign.VALUES).unlink()
+    elif how == "no rows":
+        (folder / campaign.ROWS).unlink()
 
 
-@pytest.mark.parametrize("how", ["rows", "state", "value", "short", "no table"])
+@pytest.mark.parametrize("how", ["rows", "state", "value", "short", "no table", "no rows"])
 def test_a_damaged_checkpoint_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
 ) -> None:
