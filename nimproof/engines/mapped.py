@@ -22,7 +22,11 @@ about one stretch plus the window, whatever the table's length: the stretch
 is chosen from a memory budget (:func:`stretch_for`). A run killed at any
 point restarts from the last state written: finished stretches are not
 computed again (values past the state's heap count are ignored and written
-over).
+over). A run may also stop itself after any stretch (``until``), and a table
+opened with ``grow=True`` takes a larger bound than the one it was made for
+(the file is lengthened; the campaign uses both to go on across runs).
+:meth:`MappedTable.check_values` counts the file's values against the state's
+histogram, so a damaged file is refused before a run builds on it.
 """
 
 from __future__ import annotations
