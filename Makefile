@@ -62,7 +62,7 @@ atlas4: $(STAMP)
 # allows), figures per doubling and the period search; resumable; not part of the tests.
 DEPTH ?= 28
 campaign: $(STAMP)
-	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 # The misère quotient of every octal code 0.d, 0.dd, 0.ddd on a local Dask cluster (resumable).
 misere-atlas: $(STAMP)

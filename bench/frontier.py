@@ -317,7 +317,8 @@ FULL_CPP_CASES: list[tuple[str, str, int]] = [
 ]
 #: A side-by-side case at 2^(k+2) is skipped when four times the same game's three runs at
 #: 2^k (nimproof's computation, its streamed run and the C++ program) exceed this (seconds).
-SIDE_BUDGET = 1800.0
+#: One hour: Officers and Grundy's game at 2^26 (about 2,000 s each under load) are run.
+SIDE_BUDGET = 3600.0
 
 
 @dataclass(frozen=True)

@@ -14,20 +14,27 @@ needs and the command that reproduces it (``nimproof period``).
 :func:`run_campaign` runs the games on Dask (the atlas's cluster handling:
 a local cluster, an existing scheduler, or this process) and keeps every row
 in ``OUT/campaign.parquet`` as games finish; started again, it skips each game
-whose rows already reach the depth asked for. A game's table is kept in a
-memory-mapped file in ``OUT/tables/`` (:class:`nimproof.engines.mapped.MappedTable`),
-checkpointed after every stretch, with the rows of its finished doublings
-beside it (``rows.json``): a game stopped in the middle (a kill, a lost worker)
-goes on from its last finished stretch, without computing a finished stretch
-or doubling again; the folder is removed once the game's rows are in
-``campaign.parquet``. ``seconds`` stops a game's doublings once that much time
-has passed (the rows say how deep it got).
+whose rows already reach the depth asked for or prove a period. A game's table
+is kept between runs in a memory-mapped file in ``OUT/tables/GAME/`` (or
+another checkpoint folder; :class:`nimproof.engines.mapped.MappedTable`, one
+byte a heap while the values fit, two past 255), checkpointed after every
+stretch (a quarter of a doubling, :func:`stretch_of`), with the rows of its
+finished doublings and its time so far beside it (``rows.json``). A game
+stopped anywhere (its time budget spent, a kill, a lost worker) goes on, in a
+later run, from its last finished stretch, with a longer budget or a larger
+depth alike, without computing a finished stretch or doubling again; each
+stretch computed is logged (``nimproof.campaign``, info). The checkpoint is
+removed once the game's period is proved (every game's, with ``drop_tables``).
+``seconds`` is each game's budget in one run: the game stops at the first
+stretch's end after it (the rows say how deep it got), and the next run gives
+it that budget again.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import logging
 import os
 import re
 import shutil
@@ -44,6 +51,15 @@ from nimproof.errors import UsageError
 from nimproof.games import HeapGame, parse_spec
 
 Progress = Callable[[int, int], None]
+
+#: Each stretch a game computes, and each resumption, is logged here (info level).
+LOG = logging.getLogger("nimproof.campaign")
+#: A game's checkpoint: the value file (its state beside it) and the rows so far.
+VALUES = "values.bin"
+ROWS = "rows.json"
+#: A checkpoint being deleted is first renamed with this ending (never read again).
+DROPPED = ".dropped"
+_DELETE = "delete {} to start that game again"
 
 #: The list of unsolved games (see the module docstring).
 UNSOLVED_CSV = Path(__file__).with_name("data") / "unsolved_games.csv"
@@ -105,13 +121,16 @@ def campaign_game(
     """Rows of one game at ``2^start``, ``2^(start+1)``, ... ``2^depth`` heaps (see the module).
 
     With ``folder`` the table lives in ``folder/<game>/`` (a memory-mapped file
-    checkpointed every ``stretch`` heaps, and the rows so far): a call after a kill
-    goes on from the last checkpoint. Without it the table is held in memory.
-    ``period=False`` leaves out the period search (its columns stay empty), and
-    with it the 2 bytes a heap it needs: only the figures are recorded.
+    checkpointed every ``stretch`` heaps, by default :func:`stretch_of` the doubling,
+    and the rows so far): a call after a kill, a timeout or with a larger ``depth``
+    goes on from the last checkpoint, and the rows of earlier calls are kept. Without
+    it the table is held in memory. ``seconds`` is this call's budget: the game stops at
+    the end of the first stretch (in memory: doubling) after it, once it has a row and
+    has computed something in this call. ``period=False`` leaves out the period search
+    (its columns stay empty), and with it the 2 bytes a heap it needs.
     """
     # lazy: start-up time (numba)
-    from nimproof.engines.mapped import STRETCH, MappedTable
+    from nimproof.engines.mapped import MappedTable
     from nimproof.engines.sparse import SparseTable, check_memory, split_rule, table_bytes
 
     game = parse_spec(spec)
@@ -120,6 +139,7 @@ def campaign_game(
         raise UsageError(f"{spec}: the campaign runs games of the sparse-space engine")
     capacity = (1 << depth) + 1
     rows: list[dict[str, Any]] = []
+    spent = 0.0  # the game's seconds in earlier calls
     where = None if folder is None else game_folder(folder, spec)
     if where is None:
         check_memory(spec, table_bytes(1 << depth), 1 << depth)
@@ -127,23 +147,53 @@ def campaign_game(
     else:
         # The values are in the file; the period check holds 4 bytes per heap of half the table.
         check_memory(spec, (2 * capacity if period else 0) + (64 << 20), 1 << depth)
-        rows = _kept_rows(where, depth)
-        table = MappedTable(rule, capacity, where / "values.bin")
-    t0 = time.monotonic() - (rows[-1]["seconds"] if rows else 0.0)
+        rows, spent = kept_rows(where)
+        table = MappedTable(rule, capacity, where / VALUES, grow=True)
+        if table.n:
+            LOG.info("%s: resumed at heap %d", spec, table.n)
+    t_run = time.monotonic()
+    t_game = t_run - spent  # the rows' seconds count the game's time over every call
+    done = [False]  # whether this call has computed a stretch or a doubling
+
+    def out_of_time() -> bool:
+        return seconds is not None and bool(rows) and done[0] and elapsed(t_run) > seconds
+
+    def on_stretch(t: MappedTable, a: int, b: int) -> None:
+        done[0] = True
+        LOG.info("%s: heaps %d to %d computed", spec, a, b - 1)
+        if where is not None:
+            save_rows(where, rows, elapsed(t_game))
+
     for k in range(min(start, depth), depth + 1):
         if any(r["log2_n"] == k for r in rows):
-            continue  # a doubling finished before the run was stopped
-        if rows and (rows[-1]["proved"] or (seconds is not None and elapsed(t0) > seconds)):
+            continue  # a doubling finished in an earlier call
+        if any(r["proved"] for r in rows) or out_of_time():
             break
         count = (1 << k) + 1
         if isinstance(table, MappedTable):
-            table.run(count, stretch or STRETCH)
+            table.run(count, stretch or stretch_of(k), on_stretch, until=out_of_time)
+            if table.n < count:
+                break  # out of time within the doubling: the checkpoint keeps what is done
         else:
             table.extend(count)
-        rows.append(_row(game, spec, k, table, t0, period))
+            done[0] = True
+        if table.n > count:  # the figures would be those of a longer table
+            raise UsageError(
+                f"{where}: a table past 2^{k} heaps without its row; {_DELETE.format(where)}"
+            )
+        rows.append(_row(game, spec, k, table, t_game, period))
         if where is not None:
-            _save_rows(where, depth, rows)
+            save_rows(where, rows, elapsed(t_game))
     return rows
+
+
+def stretch_of(k: int) -> int:
+    """Heaps per checkpoint while a game's table doubles to ``2^k``: a quarter of the
+    doubling (so a game stops within about a quarter of a doubling's time after its
+    budget), at least 2^12 heaps and at most :data:`nimproof.engines.mapped.STRETCH`."""
+    from nimproof.engines.mapped import MIN_STRETCH, STRETCH  # lazy: start-up time (numba)
+
+    return min(STRETCH, max(MIN_STRETCH, 1 << max(0, k - 3)))
 
 
 def _row(
@@ -207,26 +257,87 @@ def elapsed(t0: float) -> float:
 
 
 def game_folder(folder: str | os.PathLike[str], spec: str) -> Path:
-    """Where a game's table and rows are kept while it runs (a name made of the spec)."""
+    """Where a game's table and rows are kept between runs (a name made of the spec)."""
     return Path(folder) / re.sub(r"[^A-Za-z0-9.-]", "_", spec)
 
 
-def _kept_rows(where: Path, depth: int) -> list[dict[str, Any]]:
-    """The rows a stopped run of the game left (none, and a clean folder, for another depth)."""
-    path = where / "rows.json"
-    if path.exists():
+def kept_rows(where: Path) -> tuple[list[dict[str, Any]], float]:
+    """The rows an earlier run of the game left in ``where`` and the game's seconds so far
+    (none and 0.0 without a rows file); a file that cannot be read is refused in one line."""
+    path = where / ROWS
+    if not path.exists():
+        return [], 0.0
+    try:
         kept = json.loads(path.read_text(encoding="utf-8"))
-        if kept.get("depth") == depth:
-            return list(kept["rows"])
-    shutil.rmtree(where, ignore_errors=True)  # another depth: its table has another length
-    return []
+        rows = [dict(r) for r in kept["rows"]]
+        if any(set(r) != set(COLUMNS) for r in rows):
+            raise ValueError("rows without the campaign's columns")
+        spent = float(kept.get("seconds", rows[-1]["seconds"] if rows else 0.0))
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        raise UsageError(f"{path}: a damaged checkpoint ({exc}); {_DELETE.format(where)}") from None
+    return rows, spent
 
 
-def _save_rows(where: Path, depth: int, rows: list[dict[str, Any]]) -> None:
+def save_rows(where: Path, rows: list[dict[str, Any]], seconds: float) -> None:
+    """Keep a game's rows so far and its seconds so far in ``where/rows.json`` (atomically)."""
     from nimproof.datasets.store import atomic_write  # lazy: start-up time (numba)
 
-    text = json.dumps({"depth": depth, "rows": rows}).encode()
-    atomic_write(where / "rows.json", lambda f: f.write(text))
+    text = json.dumps({"rows": rows, "seconds": round(seconds, 3)}).encode()
+    atomic_write(where / ROWS, lambda f: f.write(text))
+
+
+def check_checkpoint(where: Path, spec: str, depth: int, start: int = 16) -> int:
+    """Open a game's checkpoint as a run will (rows, state, value file) and count its values
+    against the state (:meth:`~nimproof.engines.mapped.MappedTable.check_values`); refuses a
+    damaged one in one line. Returns the heaps it holds (0 without a checkpoint)."""
+    from nimproof.engines.mapped import MappedTable, state_path  # lazy: start-up time (numba)
+    from nimproof.engines.sparse import split_rule  # lazy: start-up time (numba)
+
+    if not where.exists():
+        return 0
+    rows, _ = kept_rows(where)
+    rule = split_rule(parse_spec(spec))
+    if rule is None:
+        return 0  # refused with its own message when the game runs
+    if not state_path(where / VALUES).exists():
+        if rows:
+            raise UsageError(f"{where}: rows without their table; {_DELETE.format(where)}")
+        return 0
+    try:
+        table = MappedTable(rule, (1 << depth) + 1, where / VALUES, grow=True)
+        table.check_values()
+    except UsageError as exc:  # the table's own advice (delete a file) becomes the folder's
+        raise UsageError(f"{str(exc).split('; ')[0]}; {_DELETE.format(where)}") from None
+    if rows and max(r["n"] for r in rows) >= table.n:
+        raise UsageError(
+            f"{where}: rows past the table's {table.n:,} heaps; {_DELETE.format(where)}"
+        )
+    # A row is recorded as soon as its doubling ends: a table past the next doubling lost rows.
+    have = {r["log2_n"] for r in rows}
+    missing = min((k for k in range(start, depth + 1) if k not in have), default=depth + 1)
+    if table.n > (1 << missing) + 1 and missing <= depth:
+        raise UsageError(
+            f"{where}: a table past 2^{missing} heaps without its row; {_DELETE.format(where)}"
+        )
+    return int(table.n)
+
+
+def drop_checkpoint(where: Path) -> None:
+    """Delete a game's checkpoint: renamed first (one step), so that a kill in the middle of
+    the deletion leaves no half checkpoint under the game's name."""
+    if where.exists():
+        gone = where.with_name(where.name + DROPPED)
+        shutil.rmtree(gone, ignore_errors=True)
+        os.replace(where, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+
+
+def checkpoint_bytes(folder: str | os.PathLike[str]) -> tuple[int, int]:
+    """The game checkpoints in ``folder`` and the disk they take (blocks, not lengths)."""
+    found = Path(folder).glob("*") if Path(folder).is_dir() else []
+    games = [p for p in found if p.is_dir() and not p.name.endswith(DROPPED)]
+    used = sum(f.stat().st_blocks * 512 for g in games for f in g.iterdir() if f.is_file())
+    return len(games), used
 
 
 def campaign_path(out: str | os.PathLike[str]) -> Path:
@@ -289,30 +400,48 @@ def run_campaign(
     workers: int | None = None,
     seconds: float | None = None,
     progress: Progress | None = None,
+    tables: str | os.PathLike[str] | None = None,
+    drop_tables: bool = False,
 ) -> tuple[list[dict[str, Any]], int, str]:
-    """Run the campaign on ``specs``; returns every row, the games computed now, and where."""
+    """Run the campaign on ``specs``; returns every row, the games computed now, and where.
+
+    Each game's checkpoint lives in ``tables`` (default ``OUT/tables``) until its period
+    is proved (or, with ``drop_tables``, until its rows are saved). Every checkpoint of a
+    game to run is opened and counted first, so a damaged one is refused in one line
+    before any work. Rows already in ``campaign.parquet`` stay as they are; a game's new
+    rows are added beside them.
+    """
     kept: dict[str, list[dict[str, Any]]] = {}
     for row in load_campaign(out):
         kept.setdefault(str(row["code"]), []).append(row)
     todo = [s for s in specs if not _reached(kept.get(s, []), depth)]
     done = [len(specs) - len(todo)]
-
-    tables = Path(out) / "tables"
+    folder = Path(out) / "tables" if tables is None else Path(tables)
+    for spec in todo:
+        check_checkpoint(game_folder(folder, spec), spec, depth, start)
 
     def finished(spec: str, rows: Any) -> None:
         if isinstance(rows, list):
-            kept[spec] = rows
+            have = {r["log2_n"] for r in kept.get(spec, [])}
+            kept[spec] = sorted(
+                kept.get(spec, []) + [r for r in rows if r["log2_n"] not in have],
+                key=lambda r: int(r["log2_n"]),
+            )
         done[0] += 1
         save_campaign(out, [r for s in kept for r in kept[s]])
-        if isinstance(rows, list):  # the rows are saved: the game's table is no longer needed
-            shutil.rmtree(game_folder(tables, spec), ignore_errors=True)
+        # The rows are saved: a proved game's table is no longer needed.
+        if isinstance(rows, list) and (drop_tables or any(r["proved"] for r in kept[spec])):
+            drop_checkpoint(game_folder(folder, spec))
         if progress is not None:
             progress(done[0], len(specs))
 
-    args = (depth, start, seconds, str(tables))
+    args = (depth, start, seconds, str(folder))
     where = run_tasks(todo, campaign_game, args, scheduler, workers, finished)
     rows = [r for s in specs for r in kept.get(s, [])]
     save_campaign(out, [r for s in kept for r in kept[s]])
+    if drop_tables:
+        for spec in specs:
+            drop_checkpoint(game_folder(folder, spec))
     return rows, len(todo), where
 
 

@@ -1,7 +1,8 @@
 """``nimproof campaign``: the unsolved games of a public list, deeper, figures per doubling.
 
 ``nimproof campaign [--codes LIST] [--depth K] [--start K] [--out DIR]
-[--scheduler tcp://HOST:PORT] [--workers W] [--timeout S] [--json]``
+[--tables DIR] [--drop-tables] [--scheduler tcp://HOST:PORT] [--workers W]
+[--timeout S] [--json]``
 
 Grows the table of each game (default: every game of tczajka/octal-games'
 UnsolvedGames list, kept in ``nimproof/atlas/data/unsolved_games.csv``) from
@@ -9,9 +10,15 @@ UnsolvedGames list, kept in ``nimproof/atlas/data/unsolved_games.csv``) from
 figures and the period search with its proof (see
 :mod:`nimproof.atlas.campaign`). Writes ``DIR/campaign.parquet`` (one row per
 game and doubling, kept as games finish: a campaign started again skips the
-games already deep enough) and ``DIR/campaign.md``. ``--json`` prints one
-object: ``{"out": DIR, "games": N, "computed": K, "rows": [...deepest row of
-each game...], "where": ...}``. Exit code 0.
+games already deep enough) and ``DIR/campaign.md``. Each unfinished game's table
+stays checkpointed in ``--tables`` (default ``DIR/tables``; one byte a heap while
+its values fit, two past 255) so that a later run, with a longer ``--timeout``
+(each game's seconds in one run) or a larger ``--depth``, goes on where it
+stopped; ``--drop-tables`` deletes them once the rows are saved. ``--json``
+prints one object: ``{"out": DIR, "games": N, "computed": K, "rows":
+[...deepest row of each game...], "where": ..., "checkpoints": {"folder": ...,
+"games": G, "bytes": B}}``. Exit code 0; 2 for bad input, an unwritable folder
+or a damaged checkpoint.
 """
 
 from __future__ import annotations
@@ -43,13 +50,23 @@ def register(subparsers: Any) -> None:
     add_whole_number(p, "--start", 10, 31, "first doubling recorded, log2 (default 16)", 16)
     p.add_argument("--out", default="campaign", metavar="DIR", help="output folder")
     p.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="where each unfinished game's table is checkpointed (default: OUT/tables)",
+    )
+    p.add_argument(
+        "--drop-tables",
+        action="store_true",
+        help="delete the checkpoints once the rows are saved (a later run starts from heap 0)",
+    )
+    p.add_argument(
         "--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, tcp://HOST:PORT"
     )
     add_whole_number(
         p, "--workers", 0, 1024, "local worker processes (default: one per core; 0: no Dask)"
     )
     add_whole_number(
-        p, "--timeout", 1, 10**8, "seconds per game after which no new doubling is started"
+        p, "--timeout", 1, 10**8, "seconds per game in this run (a later run goes on from there)"
     )
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
 
@@ -59,21 +76,26 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (pandas, pyarrow, numpy, rich)
     from pathlib import Path
 
-    from nimproof.atlas.campaign import markdown, run_campaign, unsolved_games
+    from nimproof.atlas.campaign import checkpoint_bytes, markdown, run_campaign, unsolved_games
     from nimproof.atlas.families import family_specs
     from nimproof.cli.progress import rate_progress
+    from nimproof.output import output_dir
 
     if args.start > args.depth:
         raise UsageError(f"--start {args.start} is deeper than --depth {args.depth}")
     cluster = check_cluster(args)
     specs = family_specs(None, args.codes) if args.codes else [g.spec for g in unsolved_games()]
+    output_dir(args.out, "campaign folder")
     md = output_file(str(Path(args.out) / "campaign.md"), "campaign folder")
+    tables = output_dir(args.tables or str(Path(args.out) / "tables"), "checkpoint folder")
     with rate_progress("campaign: games") as cb:
         rows, computed, where = run_campaign(
-            specs, args.depth, args.out, start=args.start, progress=cb, **cluster
-        )
+            specs, args.depth, args.out, start=args.start, progress=cb, tables=tables,
+            drop_tables=args.drop_tables, **cluster,
+        )  # fmt: skip
     deepest = {r["code"]: r for r in rows}
     md.write_text(markdown(rows, f"nimproof campaign to 2^{args.depth} heaps"))
+    games, used = checkpoint_bytes(tables)
     if args.json:
         print_json(
             {
@@ -82,12 +104,14 @@ def run(args: argparse.Namespace) -> int:
                 "computed": computed,
                 "rows": list(deepest.values()),
                 "where": where,
+                "checkpoints": {"folder": str(tables), "games": games, "bytes": used},
             }
         )
     else:
         proved = [c for c, r in deepest.items() if r.get("proved")]
         console.print(
             f"campaign of {len(specs)} games to 2^{args.depth}: {computed} computed on {where}; "
-            f"periods proved: {', '.join(proved) or 'none'}; see {md.path}"
+            f"periods proved: {', '.join(proved) or 'none'}; see {md.path}; "
+            f"checkpoints: {games} game(s), {used / 2**20:,.1f} MB in {tables}"
         )
     return 0

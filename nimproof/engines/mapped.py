@@ -22,13 +22,18 @@ about one stretch plus the window, whatever the table's length: the stretch
 is chosen from a memory budget (:func:`stretch_for`). A run killed at any
 point restarts from the last state written: finished stretches are not
 computed again (values past the state's heap count are ignored and written
-over).
+over). A run may also stop itself after any stretch (``until``), and a table
+opened with ``grow=True`` takes a larger bound than the one it was made for
+(the file is lengthened; the campaign uses both to go on across runs).
+:meth:`MappedTable.check_values` counts the file's values against the state's
+histogram, so a damaged file is refused before a run builds on it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,6 +54,11 @@ BUDGET_SHARE = 4
 SCAN = 1 << 22
 
 Stretched = Callable[["MappedTable", int, int], None]
+#: The next wider value type of the file.
+_WIDER: dict[np.dtype[Any], np.dtype[Any]] = {
+    np.dtype(np.uint8): np.dtype(np.uint16),
+    np.dtype(np.uint16): np.dtype(np.uint32),
+}
 
 
 def stretch_for(budget: int | None, itemsize: int = 1) -> int:
@@ -71,17 +81,24 @@ def state_path(path: Path) -> Path:
 class MappedTable(SparseTable):
     """A sparse-space table whose values live in the file ``path`` (see the module).
 
-    Opens the file and its state when both exist (a resumed run: the rule and
-    capacity must match), else creates them.
+    Opens the file and its state when both exist (a resumed run: the rule must
+    match, and the capacity too unless ``grow``), else creates them. With
+    ``grow`` a saved table of fewer heaps is lengthened to ``capacity`` (the
+    file is sparse: the new heaps take no disk until computed) and one of more
+    heaps keeps its length, so a run may go on to a larger bound.
     """
 
-    def __init__(self, rule: SplitRule, capacity: int, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, rule: SplitRule, capacity: int, path: str | os.PathLike[str], grow: bool = False
+    ) -> None:
         self.path = Path(path)
         self.state_file = state_path(self.path)
-        saved = _load_state(self.state_file, rule, capacity)
+        saved = _load_state(self.state_file, rule, None if grow else capacity)
         if saved and not self.path.exists():
             raise UsageError(f"{self.path}: the value file of this state is missing; delete both")
-        self._dtype = np.dtype(saved["dtype"]) if saved else np.dtype(np.uint8)
+        if saved and grow:
+            capacity = self._lengthen(saved, capacity)
+        self._dtype: np.dtype[Any] = np.dtype(saved["dtype"]) if saved else np.dtype(np.uint8)
         super().__init__(rule, capacity)
         if saved:
             self._restore(saved)
@@ -97,11 +114,33 @@ class MappedTable(SparseTable):
                 f.truncate(size)  # a sparse file: blocks are allocated as heaps are written
         elif self.path.stat().st_size != size:
             # A kill between a widening's rename and its checkpoint leaves the wider file.
-            wide = np.dtype(np.uint16 if self._dtype == np.uint8 else np.uint32)
-            if self.path.stat().st_size != capacity * wide.itemsize:
+            wide = _WIDER.get(self._dtype)
+            if wide is None or self.path.stat().st_size != capacity * wide.itemsize:
                 raise UsageError(f"{self.path}: the value file does not match its state; delete it")
             self._dtype = wide
         return self._map()
+
+    def _lengthen(self, saved: dict[str, Any], capacity: int) -> int:
+        """Make the saved table hold ``capacity`` heaps (or keep it longer); returns its length.
+
+        The state is written first, then the file lengthened: a kill in between leaves a
+        file shorter than its state, which the next opening lengthens the same way.
+        """
+        size = self.path.stat().st_size
+        dtype, old = np.dtype(saved["dtype"]), int(saved["capacity"])
+        wide = _WIDER.get(dtype)
+        if wide is not None and size == old * wide.itemsize:
+            dtype = wide  # a kill between a widening's rename and its checkpoint
+            saved["dtype"] = dtype.name
+        if size % dtype.itemsize or size < int(saved["n"]) * dtype.itemsize:
+            raise UsageError(f"{self.path}: the value file does not match its state; delete it")
+        capacity = max(capacity, old)
+        if capacity != old or size != old * dtype.itemsize:
+            saved["capacity"] = capacity
+            _write_state(self.state_file, saved)
+            with open(self.path, "rb+") as f:
+                f.truncate(capacity * dtype.itemsize)  # sparse: no blocks until written
+        return capacity
 
     def _map(self) -> np.ndarray:
         mm = np.memmap(self.path, dtype=self._dtype, mode="r+", shape=(self.capacity,))
@@ -125,10 +164,9 @@ class MappedTable(SparseTable):
 
     def _widen(self) -> None:
         """Copy the file into the next wider type, slice by slice, and map it again."""
-        wider = {np.dtype(np.uint8): np.uint16, np.dtype(np.uint16): np.uint32}
-        if self._dtype not in wider:
+        if self._dtype not in _WIDER:
             super()._widen()  # refuses, one line
-        new = np.dtype(wider[self._dtype])
+        new = _WIDER[self._dtype]
         count = len(self.values)
         tmp = self.path.with_name(self.path.name + ".wide")
         with open(tmp, "wb") as f:
@@ -160,17 +198,8 @@ class MappedTable(SparseTable):
             "mode": self.mode,
             "counts": self.counts,
         }
-        tmp = self.state_file.with_name(self.state_file.name + ".tmp.npz")
-        np.savez(
-            tmp,
-            meta=np.array(json.dumps(meta)),
-            rare=self.rare[: self.nrare],
-            size=np.array(len(self.rare)),
-            hist=self.hist,
-        )
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, self.state_file)
+        meta.update(rare=self.rare[: self.nrare], size=len(self.rare), hist=self.hist)
+        _write_state(self.state_file, meta)
 
     def _restore(self, saved: dict[str, Any]) -> None:
         self.n = int(saved["n"])
@@ -193,11 +222,13 @@ class MappedTable(SparseTable):
         stretch: int = STRETCH,
         on_stretch: Stretched | None = None,
         progress: Callable[[int, int], None] | None = None,
+        until: Callable[[], bool] | None = None,
     ) -> None:
         """Fill heaps up to ``stop - 1`` in stretches of ``stretch`` heaps (aligned to it).
 
         After each stretch ``[a, b)``: checkpoint, ``on_stretch(self, a, b)`` (the
-        stretch's pages are still mapped), then :meth:`release`.
+        stretch's pages are still mapped), then :meth:`release`; the run stops there,
+        short of ``stop``, when ``until()`` is true (a later run goes on from it).
         """
         stop = min(stop, len(self.values))
         while self.n < stop:
@@ -208,6 +239,29 @@ class MappedTable(SparseTable):
             if on_stretch is not None:
                 on_stretch(self, a, b)
             self.release()
+            if until is not None and self.n < stop and until():
+                return
+
+    def check_values(self) -> None:
+        """Count the file's values of heaps ``0..n-1`` (slice by slice) against the
+        checkpoint's histogram; a difference (a damaged or replaced file) raises
+        :class:`UsageError`. Reads the whole computed part of the file once."""
+        counted = np.zeros_like(self.hist)
+        width = counted.shape[1]
+        damaged = UsageError(
+            f"{self.path}: its values do not match its checkpoint (a damaged file); delete "
+            f"{self.path.name} and {self.state_file.name} to start this table again"
+        )
+        for a in range(0, self.n, SCAN):  # a is even: index r of a slice has the heap's parity
+            chunk = self.read(a, min(self.n, a + SCAN))
+            self.release()
+            for r in (0, 1):
+                got = np.bincount(chunk[r::2], minlength=width)
+                if len(got) > width:
+                    raise damaged
+                counted[r] += got
+        if not np.array_equal(counted, self.hist):
+            raise damaged
 
     def read(self, a: int, b: int) -> np.ndarray:
         """A copy of the values of heaps ``a..b-1`` (only their pages are read)."""
@@ -254,18 +308,37 @@ class MappedTable(SparseTable):
             p.unlink(missing_ok=True)
 
 
-def _load_state(path: Path, rule: SplitRule, capacity: int) -> dict[str, Any] | None:
-    """The saved state of a table (None when there is none); refuses another game's."""
+def _write_state(path: Path, state: dict[str, Any]) -> None:
+    """Write a table's state (:meth:`MappedTable.checkpoint`'s fields) atomically: a
+    temporary file, fsync, rename."""
+    arrays = ("rare", "size", "hist")
+    meta = {k: v for k, v in state.items() if k not in arrays}
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(
+        tmp,
+        meta=np.array(json.dumps(meta)),
+        rare=state["rare"],
+        size=np.array(state["size"]),
+        hist=state["hist"],
+    )
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _load_state(path: Path, rule: SplitRule, capacity: int | None) -> dict[str, Any] | None:
+    """The saved state of a table (None when there is none); refuses another game's, and
+    (unless ``capacity`` is None) another length."""
     if not path.exists():
         return None
     try:
-        with np.load(path) as f:
+        with open(path, "rb") as fh, np.load(fh) as f:
             meta = json.loads(str(f["meta"]))
             meta.update(rare=f["rare"], size=int(f["size"]), hist=f["hist"])
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise UsageError(f"{path}: unreadable table state ({exc}); delete it") from None
     if meta["digits"] != list(rule.digits) or meta["unequal"] != rule.unequal:
         raise UsageError(f"{path}: the state of another game; delete it or choose another folder")
-    if meta["capacity"] != capacity:
+    if capacity is not None and meta["capacity"] != capacity:
         raise UsageError(f"{path}: a table of {meta['capacity']:,} heaps, not {capacity:,}")
     return meta

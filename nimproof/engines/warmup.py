@@ -57,6 +57,7 @@ def warm_up(verbose: bool = False) -> float:
             table = SparseTable(rule, 6000, block=64, parallel=parallel)
             table.values = table.values.astype(dtype)
             table.extend(6000)
+    _warm_long_tables()
     saved = sparse.COMPACT_FROM
     try:
         sparse.COMPACT_FROM = 100
@@ -67,6 +68,29 @@ def warm_up(verbose: bool = False) -> float:
         for spec in ("subtraction:1,3,4", "octal:0.106"):
             stream_table(parse_spec(spec), 5000, Path(folder) / "t.parquet", part_rows=2048)
     return time.monotonic() - t0
+
+
+def _warm_long_tables() -> None:
+    """The one-heap sparse kernel as long tables run it: values in ``uint8`` and ``uint16``
+    (tables past :data:`~nimproof.engines.sparse.COMPACT_FROM` heaps, and every table in a
+    memory-mapped file), past :data:`~nimproof.engines.sparse.RANK_FROM` where the common
+    prefix is ranked, and the period check on those types (the campaign). Without this the
+    first such table compiles them inside its first ``extend`` call: about 5 s of CPU,
+    which made one long ``extend`` of 0.167 look slower than four shorter ones
+    (docs/frontier.md). Tables past 2^31 heaps (an ``int64`` rare list) still compile
+    their variant once; they run for hours."""
+    # lazy: start-up time (numba)
+    from nimproof.engines.sparse import RANK_FROM, SparseTable, period_check, split_rule
+
+    game = parse_spec("octal:0.167")  # about 60 rare heaps: the one-heap kernel
+    rule = split_rule(game)
+    assert rule is not None
+    count = RANK_FROM + 4096
+    for dtype in (np.uint8, np.uint16):
+        table = SparseTable(rule, count)
+        table.values = table.values.astype(dtype)
+        table.extend(count)
+        period_check(game, table.values, count)  # type: ignore[arg-type]
 
 
 def main() -> int:

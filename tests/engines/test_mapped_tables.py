@@ -137,3 +137,43 @@ def test_a_kill_between_a_widening_and_its_checkpoint_reopens_the_wider_file(
     (tmp_path / "v.bin").unlink()
     with pytest.raises(UsageError, match="missing"):
         MappedTable(_rule("officers"), n, tmp_path / "v.bin")
+
+
+def test_grow_lengthens_a_saved_table_even_after_a_kill_between_state_and_file(
+    tmp_path: Path,
+) -> None:
+    # 0.167 to 5,000 heaps, then the same file opened for 12,000 (grow): it goes on from
+    # heap 5,000. A kill after the longer state is written but before the file is
+    # lengthened is put back by hand: the next opening lengthens the file itself.
+    path = tmp_path / "v.bin"
+    table = MappedTable(_rule("octal:0.167"), 5000, path)
+    table.run(5000, stretch=1024)
+    del table
+    saved = state_path(path).read_bytes()
+    longer = MappedTable(_rule("octal:0.167"), 12_000, path, grow=True)
+    assert longer.n == 5000 and len(longer.values) == 12_000 and path.stat().st_size == 12_000
+    del longer
+    with open(path, "rb+") as f:
+        f.truncate(5000)  # the file as it was before its lengthening
+    again = MappedTable(_rule("octal:0.167"), 12_000, path, grow=True)
+    assert again.n == 5000 and path.stat().st_size == 12_000
+    again.check_values()
+    again.run(12_000, stretch=1024)
+    assert np.array_equal(again.values, _in_memory("octal:0.167", 12_000).values)
+    # A shorter bound keeps the longer table; without grow another length is refused.
+    assert len(MappedTable(_rule("octal:0.167"), 9000, path, grow=True).values) == 12_000
+    with pytest.raises(UsageError, match="not 9,000"):
+        MappedTable(_rule("octal:0.167"), 9000, path)
+    state_path(path).write_bytes(saved)  # the 5,000-heap state beside the 12,000-heap file
+    with pytest.raises(UsageError, match="does not match its state"):
+        MappedTable(_rule("octal:0.167"), 5000, path)
+
+
+def test_check_values_finds_a_changed_value(tmp_path: Path) -> None:
+    table = MappedTable(_rule("officers"), 12_000, tmp_path / "v.bin")
+    table.run(12_000, stretch=4096)
+    table.check_values()  # uint16 after the widening at heap 10,344
+    table.values[7000] ^= 2
+    table.release()
+    with pytest.raises(UsageError, match="do not match its checkpoint"):
+        MappedTable(_rule("officers"), 12_000, tmp_path / "v.bin").check_values()
