@@ -68,12 +68,17 @@ CHECK_PARTS = 4
 STEP = SWEEP_PARTS + 2 + CHECK_PARTS
 #: Spins (with a pause) before a waiting thread gives up its core for a moment.
 SPINS = 64
+#: A worker leaves the stretch (the others take its tasks; one always stays) when, after
+#: RETIRE[0] cycles, it has spent more than the share RETIRE[1] of them waiting: on a machine
+#: with no free core a waiting thread mostly waits for another one the system has set aside.
+RETIRE = (1 << 24, 0.25)
 
 # Per block, in `state`: counters of the parts done, and the heaps prepared.
 _SWEPT, _CANDS, _CHECKED, _COMMITTED, _LIMIT = range(5)
 _FIELDS = 5
 # The region's control slots, in `ctl`.
-_TICKET, _STOP_CAND, _STOP_COMMIT, _END, _VALUE, _REASON, _NRARE, _HIGH = range(8)
+_TICKET, _STOP_CAND, _STOP_COMMIT, _END, _VALUE, _REASON, _NRARE, _HIGH, _ACTIVE = range(9)
+_RETIRE_AFTER, _RETIRE_PERMILLE = 9, 10
 #: `_REASON` values besides the record reasons: none yet; a heap whose value is not c.
 _NONE, _BACK = -2, -1
 _NEVER = 1 << 62
@@ -156,6 +161,20 @@ def _yield_typer(typingctx: Any) -> Any:
 _yield: Any = intrinsic(_yield_typer)
 
 
+def _cycles_typer(typingctx: Any) -> Any:
+    """The processor's cycle counter (0 where it has none)."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+_cycles: Any = intrinsic(_cycles_typer)
+
+
 @njit(cache=True)
 def _stop(ctl: np.ndarray) -> int:
     # The last block whose tasks still count.
@@ -163,8 +182,13 @@ def _stop(ctl: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _wait(state: np.ndarray, slot: int, count: int, ctl: np.ndarray, b: int) -> bool:
-    # Wait until state[slot] >= count; False when block b's task no longer counts.
+def _wait(sync: tuple[np.ndarray, np.ndarray, np.ndarray], slot: int, count: int, b: int) -> bool:
+    # Wait until state[slot] >= count; False when block b's task no longer counts. The
+    # cycles waited are added to the worker's clock[1].
+    state, ctl, clock = sync
+    if _load(state, slot) >= count:
+        return _stop(ctl) >= b
+    t0 = _cycles()
     spins = 0
     while _load(state, slot) < count:
         if _stop(ctl) < b:
@@ -174,17 +198,19 @@ def _wait(state: np.ndarray, slot: int, count: int, ctl: np.ndarray, b: int) -> 
         if spins == SPINS:
             _yield()
             spins = 0
+    clock[1] += _cycles() - t0
     return _stop(ctl) >= b
 
 
 @njit(cache=True)
-def _sweep_task(g, span, b, part, game, rares, ring, state, ctl):  # type: ignore[no-untyped-def]
+def _sweep_task(g, span, b, part, game, rares, ring, sync):  # type: ignore[no-untyped-def]
     # sweep(b), one part: the rows of the heaps of block b in its part of the block.
+    state = sync[0]
     n0, n1, B = span
     ks, unequal = game[1], game[2]
-    if b >= 2 and not _wait(state, _FIELDS * (b - 2) + _CANDS, 1, ctl, b):
+    if b >= 2 and not _wait(sync, _FIELDS * (b - 2) + _CANDS, 1, b):
         return
-    if b >= RING and not _wait(state, _FIELDS * (b - RING) + _COMMITTED, 1, ctl, b):
+    if b >= RING and not _wait(sync, _FIELDS * (b - RING) + _COMMITTED, 1, b):
         return
     h = n0 + b * B
     m = min(B, n1 - h)
@@ -200,12 +226,13 @@ def _sweep_task(g, span, b, part, game, rares, ring, state, ctl):  # type: ignor
 
 
 @njit(cache=True)
-def _cand_task(g, span, b, game, rares, ring, state, ctl):  # type: ignore[no-untyped-def]
+def _cand_task(g, span, b, game, rares, ring, sync):  # type: ignore[no-untyped-def]
     # cand(b): the tentative values of block b, in order.
+    state, ctl, _ = sync
     n0, n1, B = span
-    if not _wait(state, _FIELDS * b + _SWEPT, SWEEP_PARTS, ctl, b):
+    if not _wait(sync, _FIELDS * b + _SWEPT, SWEEP_PARTS, b):
         return
-    if b >= 1 and not _wait(state, _FIELDS * (b - 1) + _CANDS, 1, ctl, b):
+    if b >= 1 and not _wait(sync, _FIELDS * (b - 1) + _CANDS, 1, b):
         return
     h = n0 + b * B
     m = min(B, n1 - h)
@@ -239,10 +266,11 @@ def _cand_task(g, span, b, game, rares, ring, state, ctl):  # type: ignore[no-un
 
 
 @njit(cache=True)
-def _check_task(g, span, b, part, game, prefix, ring, state, ctl):  # type: ignore[no-untyped-def]
+def _check_task(g, span, b, part, game, prefix, ring, sync):  # type: ignore[no-untyped-def]
     # check(b), one part: the common-pair check of its heaps.
+    state = sync[0]
     n0, _, B = span
-    if not _wait(state, _FIELDS * b + _CANDS, 1, ctl, b):
+    if not _wait(sync, _FIELDS * b + _CANDS, 1, b):
         return
     e = state[_FIELDS * b + _LIMIT]
     marks, _, _, _, need, S = ring
@@ -256,12 +284,13 @@ def _check_task(g, span, b, part, game, prefix, ring, state, ctl):  # type: igno
 
 
 @njit(cache=True)
-def _commit_task(g, span, b, figures, rares, ring, state, ctl):  # type: ignore[no-untyped-def]
+def _commit_task(g, span, b, figures, rares, ring, sync):  # type: ignore[no-untyped-def]
     # commit(b): the values of block b in order; a heap that ends the stretch is left in ctl.
+    state, ctl, _ = sync
     n0, _, B = span
-    if not _wait(state, _FIELDS * b + _CHECKED, CHECK_PARTS, ctl, b):
+    if not _wait(sync, _FIELDS * b + _CHECKED, CHECK_PARTS, b):
         return
-    if b >= 1 and not _wait(state, _FIELDS * (b - 1) + _COMMITTED, 1, ctl, b):
+    if b >= 1 and not _wait(sync, _FIELDS * (b - 1) + _COMMITTED, 1, b):
         return
     parity, posbit, cbit, vmax, hist, dense_share = figures
     rare, grare = rares
@@ -304,34 +333,50 @@ def _end(ctl: np.ndarray, b: int, n: int, reason: int) -> None:
 
 @njit(cache=True)
 def _worker(g, span, game, figures, rares, prefix, ring, state, ctl):  # type: ignore[no-untyped-def]
-    # Take tickets in order and run their tasks until none is left or the stretch ended.
+    # Take tickets in order and run their tasks until none is left, the stretch ended, or
+    # this worker waits too much (see RETIRE).
     n0, n1, B = span
     nb = (n1 - n0 + B - 1) // B
     total = SWEEP_PARTS + (nb + 1) * STEP
-    rare, grare, nrare = rares
+    clock = np.zeros(2, dtype=np.int64)  # [cycles at the start, cycles waited]
+    clock[0] = _cycles()
+    sync = (state, ctl, clock)
     while True:
         t = _add(ctl, _TICKET, 1)
-        if t >= total:
+        if t >= total or not _task(g, span, t, game, figures, rares, prefix, ring, sync):
             return
-        if t < SWEEP_PARTS:
-            _sweep_task(g, span, 0, t, game, (rare, grare, nrare), ring, state, ctl)
-            continue
-        step, r = (t - SWEEP_PARTS) // STEP, (t - SWEEP_PARTS) % STEP
-        stop = _stop(ctl)
-        if step - 1 > stop:
-            return
-        if r == 0:
-            if step < nb and step <= stop:
-                _cand_task(g, span, step, game, (rare, grare, nrare), ring, state, ctl)
-        elif r <= CHECK_PARTS:
-            if 1 <= step <= stop + 1:
-                _check_task(g, span, step - 1, r - 1, game, prefix, ring, state, ctl)
-        elif r <= CHECK_PARTS + SWEEP_PARTS:
-            if step + 1 < nb and step + 1 <= stop:
-                part = r - CHECK_PARTS - 1
-                _sweep_task(g, span, step + 1, part, game, (rare, grare, nrare), ring, state, ctl)
-        elif 1 <= step <= stop + 1:
-            _commit_task(g, span, step - 1, figures, (rare, grare), ring, state, ctl)
+        spent = _cycles() - clock[0]
+        if spent > ctl[_RETIRE_AFTER] and 1000 * clock[1] > ctl[_RETIRE_PERMILLE] * spent:
+            if _add(ctl, _ACTIVE, -1) > 1:
+                return
+            _add(ctl, _ACTIVE, 1)
+            clock[0], clock[1] = _cycles(), 0
+
+
+@njit(cache=True)
+def _task(g, span, t, game, figures, rares, prefix, ring, sync):  # type: ignore[no-untyped-def]
+    # Ticket t's task (see STEP); False when no later ticket has a task that counts.
+    n0, n1, B = span
+    nb = (n1 - n0 + B - 1) // B
+    if t < SWEEP_PARTS:
+        _sweep_task(g, span, 0, t, game, rares, ring, sync)
+        return True
+    step, r = (t - SWEEP_PARTS) // STEP, (t - SWEEP_PARTS) % STEP
+    stop = _stop(sync[1])
+    if step - 1 > stop:
+        return False
+    if r == 0:
+        if step < nb and step <= stop:
+            _cand_task(g, span, step, game, rares, ring, sync)
+    elif r <= CHECK_PARTS:
+        if 1 <= step <= stop + 1:
+            _check_task(g, span, step - 1, r - 1, game, prefix, ring, sync)
+    elif r <= CHECK_PARTS + SWEEP_PARTS:
+        if step + 1 < nb and step + 1 <= stop:
+            _sweep_task(g, span, step + 1, r - CHECK_PARTS - 1, game, rares, ring, sync)
+    elif 1 <= step <= stop + 1:
+        _commit_task(g, span, step - 1, figures, rares[:2], ring, sync)
+    return True
 
 
 @njit(cache=True, parallel=True)
@@ -361,11 +406,14 @@ def pipelined_kernel(
     block: int,
     prefix: tuple[np.ndarray, np.ndarray, int],
     threads: int,
+    retire: tuple[int, float] = RETIRE,
 ) -> tuple[int, int, int]:
     """Fill ``g[start:stop]``; returns ``(next n, nrare, reason)``, as
     :func:`~nimproof.engines.block_kernels.block_kernel` does with the same arguments
     (the same values, early returns and needs), with ``threads`` workers in one parallel
     region a stretch (a stretch ends at ``stop`` or at a heap that turns out rare).
+    ``retire = (cycles, share)``: a worker that, after that many cycles of the processor's
+    counter, has waited more than that share of them leaves the stretch to the others.
     Only from the main thread when ``threads > 1`` (numba's parallel layer)."""
     ks = split_removals(digits)
     S, grare, _, _, classes = _buffers(g, parity, rare, nrare, 1)
@@ -374,12 +422,13 @@ def pipelined_kernel(
     ring = (ring8, ring8.view(np.uint64), classes.view(np.uint64), tops, np.zeros_like(tops), S)
     game = (digits, ks, unequal, parity, posbit, vmax)
     figures = (parity, posbit, cbit, vmax, hist, dense_share)
-    ctl = np.zeros(8, dtype=np.int64)
+    ctl = np.zeros(11, dtype=np.int64)
     n = start
     while n < stop:
         ctl[:] = 0
         ctl[_STOP_CAND], ctl[_STOP_COMMIT], ctl[_REASON] = _NEVER, _NEVER, _NONE
-        ctl[_NRARE], ctl[_HIGH] = nrare, n
+        ctl[_NRARE], ctl[_HIGH], ctl[_ACTIVE] = nrare, n, threads
+        ctl[_RETIRE_AFTER], ctl[_RETIRE_PERMILLE] = retire[0], int(1000 * retire[1])
         _region(
             g, (n, stop, block), game, figures, (rare, grare, nrare), prefix, ring, ctl, threads
         )
