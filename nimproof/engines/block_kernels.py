@@ -142,8 +142,8 @@ def _candidates(
 ) -> int:
     """Step 2 for heaps ``n0 + j`` on: ``marks[i]`` from ``rows[i]``, ``tops[i]`` = c,
     ``need[i]`` = the number of wanted values; ``g[n0 + i] = c`` (tentative).
-    ``rows`` holds the rare pairs whose partner lies below ``n0 - lag``; the others are
-    added here.
+    ``rows`` holds the rare pairs whose partner lies below ``n0 - lag`` (empty: the sweep
+    wrote them into ``marks``); the others are added here.
 
     Returns the end of the heaps prepared: the first heap whose ``c`` does not fit
     (``c >= P`` or beyond the array's type; its value is not written) ends them.
@@ -157,8 +157,9 @@ def _candidates(
     for i in range(j, m):
         n = n0 + i
         row = marks8[i * S : (i + 1) * S]
-        for w in range(i * S // 8, (i + 1) * S // 8):  # a word at a time (a slice copy is slower)
-            words[w] = rows[w]
+        if rows.shape[0]:  # a word at a time (a slice copy is slower)
+            for w in range(i * S // 8, (i + 1) * S // 8):
+                words[w] = rows[w]
         for k in range(1, min(digits.shape[0], n + 1)):
             if digits[k] & 1 and n == k:
                 row[g[0]] = 1

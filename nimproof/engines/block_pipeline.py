@@ -250,7 +250,7 @@ def _cand_task(g, span, b, game, rares, ring, sync):  # type: ignore[no-untyped-
         (digits, ks, unequal),
         (parity, posbit, vmax),
         (rare, grare, nrare, nrare),
-        rows64,
+        rows64[:0],  # the sweep wrote into the marks
         (rows8, rows64, classes),
         tops[r * B : (r + 1) * B],
         need[r * B : (r + 1) * B],
