@@ -130,49 +130,34 @@ def _store_typer(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
 _store: Any = intrinsic(_store_typer)
 
 
-def _pause_typer(typingctx: Any) -> Any:
-    """The processor's spin-wait hint (x86 ``pause``; nothing elsewhere)."""
+def _nullary(symbol: str, result: str, ir_result: str) -> Any:
+    """An intrinsic that calls the function ``symbol`` (none: empty) with no argument and
+    returns its result: ``int64`` (the function's ``i64``) or ``void`` (ignored; the
+    function's LLVM type is ``ir_result``: ``void`` or ``i32``)."""
 
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        if _X86:
-            fnty = ir.FunctionType(ir.VoidType(), [])
-            builder.call(
-                cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse2.pause"), []
-            )
-        return context.get_dummy_value()
+    def typer(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            out = context.get_dummy_value()
+            if symbol:
+                ret = ir.VoidType() if ir_result == "void" else ir.IntType(int(ir_result[1:]))
+                fn = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ret, []), symbol
+                )
+                called = builder.call(fn, [])
+                out = called if result == "int64" else out
+            return out
 
-    return types.void(), codegen
+        return (types.int64() if result == "int64" else types.void()), codegen
 
-
-_pause: Any = intrinsic(_pause_typer)
-
-
-def _yield_typer(typingctx: Any) -> Any:
-    """``sched_yield()``: let another runnable thread have this core."""
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        fnty = ir.FunctionType(ir.IntType(32), [])
-        builder.call(cgutils.get_or_insert_function(builder.module, fnty, "sched_yield"), [])
-        return context.get_dummy_value()
-
-    return types.void(), codegen
+    return intrinsic(typer)
 
 
-_yield: Any = intrinsic(_yield_typer)
-
-
-def _cycles_typer(typingctx: Any) -> Any:
-    """The processor's cycle counter (0 where it has none)."""
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        fnty = ir.FunctionType(ir.IntType(64), [])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
-        return builder.call(fn, [])
-
-    return types.int64(), codegen
-
-
-_cycles: Any = intrinsic(_cycles_typer)
+#: The processor's spin-wait hint (x86 ``pause``; nothing elsewhere).
+_pause: Any = _nullary("llvm.x86.sse2.pause" if _X86 else "", "void", "void")
+#: ``sched_yield()``: let another runnable thread have this core.
+_yield: Any = _nullary("sched_yield", "void", "i32")
+#: The processor's cycle counter (0 where it has none).
+_cycles: Any = _nullary("llvm.readcyclecounter", "int64", "i64")
 
 
 @njit(cache=True)

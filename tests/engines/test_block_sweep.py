@@ -48,6 +48,13 @@ CODES = st.one_of(
     .filter(lambda c: c[0] == "4" or any(d & 4 for d in c[1]))
     .map(lambda c: f"octal:{c[0]}." + "".join(map(str, c[1])) + "1"),  # a last digit not 0
 )
+#: A table of _Listed: the code, the block size, the list's bound and its order's seed.
+TABLES = {
+    "spec": CODES,
+    "block": st.sampled_from([4, 8, 16, 32]),
+    "bound": st.integers(min_value=1, max_value=180),
+    "seed": st.integers(min_value=0, max_value=2**32 - 1),
+}
 PUBLISHED = Path(__file__).parents[2] / "nimproof" / "atlas" / "data" / "unsolved_games.csv"
 
 
@@ -90,10 +97,7 @@ class _Listed(SparseTable):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    spec=CODES,
-    block=st.sampled_from([4, 8, 16, 32]),
-    bound=st.integers(min_value=1, max_value=180),
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    **TABLES,
     threads=st.sampled_from([1, 2]),
     pipeline=st.booleans(),
 )
@@ -119,10 +123,7 @@ def test_block_kernel_gives_the_reference_values(
 
 @settings(max_examples=40, deadline=None)
 @given(
-    spec=CODES,
-    block=st.sampled_from([4, 8, 16, 32]),
-    bound=st.integers(min_value=1, max_value=180),
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    **TABLES,
     workers=st.sampled_from([2, 3, 5]),
     retire=st.booleans(),
 )
