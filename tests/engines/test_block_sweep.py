@@ -161,12 +161,29 @@ def test_block_kernel_with_the_ranked_list_matches_the_one_heap_kernel(spec: str
 class _Workers(SparseTable):
     """The engine's choice of kernel, on ``workers`` workers (numba's threads or not)."""
 
-    def __init__(self, rule: sparse.SplitRule, n: int, workers: int) -> None:
-        super().__init__(rule, n)
+    def __init__(self, rule: sparse.SplitRule, n: int, workers: int, **kw: float) -> None:
+        super().__init__(rule, n, **kw)  # type: ignore[arg-type]
         self.workers = workers
 
     def _blocks(self, start: int) -> tuple[bool, int]:
         return super()._blocks(start)[0], self.workers
+
+
+def test_pipelined_kernel_widens_compact_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table in uint8 from the first heap: Officers passes 255 at heap 10,344, where the
+    # pipelined kernel stops its stretch (the value does not fit), the engine widens the
+    # array and a new stretch goes on; no dense fallback, so the block kernels run from 256.
+    rule = split_rule(parse_spec("octal:0.6"))
+    assert rule is not None
+    n = 12_000
+    want = reference.heap_table(parse_spec("octal:0.6"), n - 1)
+    monkeypatch.setattr(sparse, "COMPACT_FROM", 100)
+    for workers in (1, 2):
+        table = _Workers(rule, n, workers, dense_share=2.0)
+        table.extend(n)
+        assert table.values.dtype == np.uint16
+        assert table.counts["sparse"] > n // 2
+        assert table.values.tolist() == want, workers
 
 
 @pytest.mark.parametrize(("spec", "code"), [("octal:0.6", "0.6"), ("grundys-game", "grundys-game")])
