@@ -76,17 +76,18 @@ def _sweep_tile(
     rares: tuple[np.ndarray, np.ndarray, int],
     rows: np.ndarray,
     S: int,
+    lag: int,
 ) -> None:
     # Step 1 for the heaps n0 + j0 .. n0 + j1 - 1: rows[j] (all zero before) gets the values of
     # the splits with a rare heap a = rare[t] (t < nrare, value grare[t]) whose partner
-    # b = n0 + j - k - a satisfies 1 <= b < n0.
+    # b = n0 + j - k - a satisfies 1 <= b < n0 - lag.
     ks, unequal = rule
     rare, grare, nrare = rares
     for k in ks:
         for t in range(nrare):
             a = rare[t]
             lo = max(j0, a + k + 1 - n0)  # b >= 1
-            hi = min(j1, a + k)  # b < n0
+            hi = min(j1, a + k - lag)  # b < n0 - lag
             if lo >= hi:
                 continue
             skip = 2 * a + k - n0  # the heap whose partner is a itself
@@ -121,7 +122,7 @@ def _sweep_parallel(
 ) -> None:
     for tile in prange((m + TILE - 1) // TILE):
         j0 = tile * TILE
-        _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S)
+        _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S, 0)
 
 
 @njit(cache=True)
@@ -137,9 +138,12 @@ def _candidates(
     marks: tuple[np.ndarray, np.ndarray, np.ndarray],
     tops: np.ndarray,
     need: np.ndarray,
+    lag: int,
 ) -> int:
     """Step 2 for heaps ``n0 + j`` on: ``marks[i]`` from ``rows[i]``, ``tops[i]`` = c,
     ``need[i]`` = the number of wanted values; ``g[n0 + i] = c`` (tentative).
+    ``rows`` holds the rare pairs whose partner lies below ``n0 - lag`` (empty: the sweep
+    wrote them into ``marks``); the others are added here.
 
     Returns the end of the heaps prepared: the first heap whose ``c`` does not fit
     (``c >= P`` or beyond the array's type; its value is not written) ends them.
@@ -153,8 +157,9 @@ def _candidates(
     for i in range(j, m):
         n = n0 + i
         row = marks8[i * S : (i + 1) * S]
-        for w in range(i * S // 8, (i + 1) * S // 8):  # a word at a time (a slice copy is slower)
-            words[w] = rows[w]
+        if rows.shape[0]:  # a word at a time (a slice copy is slower)
+            for w in range(i * S // 8, (i + 1) * S // 8):
+                words[w] = rows[w]
         for k in range(1, min(digits.shape[0], n + 1)):
             if digits[k] & 1 and n == k:
                 row[g[0]] = 1
@@ -164,9 +169,9 @@ def _candidates(
         for k in ks:
             rest = n - k
             tp = 1 ^ (posbit & rest)
-            for t in range(nrare0):  # rare heaps whose partner lies in the block
+            for t in range(nrare0):  # rare heaps whose partner lies at n0 - lag or above
                 a = rare[t]
-                if a > rest - n0:
+                if a > rest - n0 + lag:
                     break
                 row[grare[t] ^ g[rest - a]] = 1
             for t in range(nrare0, nrare):  # rare heaps of the block (partners below n0)
@@ -356,7 +361,7 @@ def _sweep(
         _sweep_parallel(g, n0, m, rule, rares, rows, S)
     else:
         for j0 in range(0, m, TILE):
-            _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S)
+            _sweep_tile(g, n0, j0, min(m, j0 + TILE), rule, rares, rows, S, 0)
 
 
 @njit(cache=True)
@@ -497,7 +502,9 @@ def block_kernel(
                 (parity, posbit, vmax),
                 (rare, grare, nrare0, nrare),
             )
-            e = _candidates(g, n0, j, min(m, j + span), rule, cls, rares, rows64, words, tops, need)
+            e = _candidates(
+                g, n0, j, min(m, j + span), rule, cls, rares, rows64, words, tops, need, 0
+            )
             _check(g, n0, j, e, (ks, unequal), prefix, (marks, need, S), threads)
             j, nrare, reason, back = _commit(
                 g,

@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from nimproof.engines import block_kernels as bk
+from nimproof.engines import block_pipeline as bp
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
 from nimproof.theory.periodicity import Unproved, check, theorem_for
@@ -67,6 +68,10 @@ BLOCK_RARE = 256
 #: below 512 and Grundy's game's below 256 to 2^22; 0.04, whose values pass 1,024 and
 #: whose rows of marks fill the cache, is faster with the one-heap kernel).
 BLOCK_VALUES = 1024
+#: On two threads or more the block kernel's steps are shared in one parallel region a
+#: stretch (:func:`.block_pipeline.pipelined_kernel`); False: one region a step of a block
+#: (:func:`.block_kernels.block_kernel`'s own parallel steps, kept for comparison).
+PIPELINE = True
 #: Heaps whose common-pair scans rank the common prefix (:func:`.sparse_kernels.ranked_prefix`).
 RANK_SAMPLE = 256
 #: The first heap from which the common prefix can be ranked.
@@ -382,7 +387,8 @@ class SparseTable:
             if len(prefix[0]) == 0:
                 prefix = self._plain_prefix(start)
             args += [self.hist, self._vmax(), self.dense_share, self.block, prefix, threads]
-            return tuple(bk.block_kernel(*args))  # type: ignore[return-value]
+            kernel = bp.pipelined_kernel if threads > 1 and PIPELINE else bk.block_kernel
+            return tuple(kernel(*args))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 

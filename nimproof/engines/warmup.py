@@ -51,12 +51,17 @@ def warm_up(verbose: bool = False) -> float:
             print(f"  {spec}: {time.monotonic() - t0:.1f} s", file=sys.stderr)
     rule = split_rule(parse_spec("officers"))
     assert rule is not None
-    # Long tables keep uint8 then uint16 values; the block kernel runs on every core.
+    # Long tables keep uint8 then uint16 values; the block kernel runs on one thread (a Dask
+    # worker's, or --threads 1) and, pipelined, on every core (no dense fallback: Officers has
+    # too many rare heaps below 6,000 for the engine to choose the sparse method by itself).
+    cores = sparse.use_threads(None)
     for dtype in (np.uint8, np.uint16, np.uint32):
-        for parallel in (False, True):
-            table = SparseTable(rule, 6000, block=64, parallel=parallel)
+        for parallel, threads in ((False, cores), (True, 1), (True, cores)):
+            sparse.use_threads(threads)
+            table = SparseTable(rule, 6000, block=64, parallel=parallel, dense_share=2.0)
             table.values = table.values.astype(dtype)
             table.extend(6000)
+    sparse.use_threads(None)
     _warm_long_tables()
     saved = sparse.COMPACT_FROM
     try:
