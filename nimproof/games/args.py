@@ -26,13 +26,6 @@ def no_args(name: str, args: str | None) -> None:
         raise SpecError(f"family {name!r} takes no arguments (got {args!r})")
 
 
-def need_args(name: str, args: str | None, what: str) -> str:
-    """Return the argument text of a family that requires one, or raise :class:`MissingArgs`."""
-    if not args:
-        raise MissingArgs(name, what)
-    return args
-
-
 def parse_int(text: str, what: str, *, low: int = 0, high: int = 10**9) -> int:
     """Parse a decimal integer in ``[low, high]`` or raise :class:`SpecError`."""
     t = text.strip()

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from nimproof.errors import SpecError
-from nimproof.games.args import need_args
 from nimproof.games.base import HeapGame, Heaps, MoveSpec, PythonMoves, UnequalSplits
 from nimproof.games.octal import MAX_DIGITS, GrundysGame, Octal
 from nimproof.games.registry import family
@@ -235,6 +234,8 @@ def game_of_code(code: str) -> HeapGame:
     "as a take-and-break code in CGSuite's notation says (digits 0-9, A-V; '!' unequal rows)",
     "cgsuite:4!.0",
     aliases=("tb",),
+    needs="a take-and-break code",
 )
 def _cgsuite(args: str | None) -> HeapGame:
-    return game_of_code(need_args("cgsuite", args, "a take-and-break code"))
+    assert args  # the registry refuses a spec without it (``needs``)
+    return game_of_code(args)

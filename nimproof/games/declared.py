@@ -25,7 +25,7 @@ from itertools import product
 from typing import TYPE_CHECKING, cast
 
 from nimproof.errors import EvalError, ExprError, SpecError, UsageError
-from nimproof.games.args import need_args, parse_int
+from nimproof.games.args import parse_int
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position
 from nimproof.games.registry import family
 
@@ -177,9 +177,11 @@ def _mona_lowers(heaps: int, text: str) -> bool:
     "h and k holds (every move must lower the total)",
     "moves:2:(k[0] < h[0] and k[1] == h[1]) or (k[0] == h[0] and k[1] < h[1])",
     multi_heap=True,
+    needs="a heap count and an expression in h and k",
 )
 def _moves(args: str | None) -> Declared:
-    text = need_args("moves", args, "a heap count and an expression in h and k")
+    assert args  # the registry refuses a spec without it (``needs``)
+    text = args
     count, sep, expr = text.partition(":")
     if not sep or not expr.strip():
         raise SpecError("moves needs H:EXPR, e.g. 'moves:2:k[0] < h[0] and k[1] == h[1]'")

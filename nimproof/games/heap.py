@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from nimproof.errors import SpecError
-from nimproof.games.args import need_args, no_args, parse_int, parse_number_list
+from nimproof.games.args import no_args, parse_int, parse_number_list
 from nimproof.games.base import (
     FiniteTakes,
     HeapGame,
@@ -172,9 +172,11 @@ def _subtraction(args: str | None) -> HeapGame:
     "one heap; a move takes 1 to K tokens (the same as subtraction:1,...,K)",
     "knim:3",
     aliases=("k-nim",),
+    needs="K",
 )
 def _knim(args: str | None) -> Subtraction:
-    k = parse_int(need_args("knim", args, "K"), "K of knim", low=1, high=MAX_TAKE)
+    assert args  # the registry refuses a spec without it (``needs``)
+    k = parse_int(args, "K of knim", low=1, high=MAX_TAKE)
     return Subtraction(tuple(range(1, k + 1)), spec=f"knim:{k}")
 
 
@@ -193,9 +195,11 @@ def _half(args: str | None) -> TakeFraction:
     "take-fraction",
     "one heap of n tokens; a move takes 1 to P*n/Q of them (rounded down)",
     "take-fraction:2/3",
+    needs="a fraction P/Q",
 )
 def _fraction(args: str | None) -> TakeFraction:
-    text = need_args("take-fraction", args, "a fraction P/Q")
+    assert args  # the registry refuses a spec without it (``needs``)
+    text = args
     p_s, sep, q_s = text.partition("/")
     if not sep:
         raise SpecError(f"take-fraction needs P/Q, got {text!r}")

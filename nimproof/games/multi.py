@@ -7,7 +7,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import cast
 
-from nimproof.games.args import need_args, no_args, parse_int
+from nimproof.games.args import no_args, parse_int
 from nimproof.games.base import MultiHeapGame, Position, StairToStair, UpToKHeaps
 from nimproof.games.registry import family
 
@@ -80,9 +80,11 @@ class Staircase(MultiHeapGame):
     "moore:2",
     aliases=("moores-nim", "nim-k"),
     multi_heap=True,
+    needs="K",
 )
 def _moore(args: str | None) -> Moore:
-    k = parse_int(need_args("moore", args, "K"), "K of moore", low=1, high=64)
+    assert args  # the registry refuses a spec without it (``needs``)
+    k = parse_int(args, "K of moore", low=1, high=64)
     return Moore(k)
 
 

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import cast
 
 from nimproof.errors import UsageError
-from nimproof.games.args import need_args, parse_int
+from nimproof.games.args import parse_int
 from nimproof.games.base import LoopyRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
@@ -120,9 +120,9 @@ class Northcott(MultiHeapGame):
     "for each row, the gap, your room behind your piece and your opponent's room",
     "northcott:2",
     multi_heap=True,
+    needs="a number of rows",
 )
 def _northcott(args: str | None) -> Northcott:
-    rows = parse_int(
-        need_args("northcott", args, "a number of rows"), "the number of rows", low=1, high=MAX_ROWS
-    )
+    assert args  # the registry refuses a spec without it (``needs``)
+    rows = parse_int(args, "the number of rows", low=1, high=MAX_ROWS)
     return Northcott(rows)

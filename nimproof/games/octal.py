@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import cached_property
 
 from nimproof.errors import SpecError
-from nimproof.games.args import need_args, no_args
+from nimproof.games.args import no_args
 from nimproof.games.base import HeapGame, Heaps, SplitUnequal, TakeAndBreak
 from nimproof.games.registry import family
 
@@ -114,9 +114,11 @@ _NAMED_WORDS = {
     "as the octal code says (CGSuite's convention; hex digits allowed)",
     "octal:0.77",
     aliases=("hex", "take-and-break"),
+    needs="a code",
 )
 def _octal(args: str | None) -> HeapGame:
-    code = need_args("octal", args, "a code").strip()
+    assert args  # the registry refuses a spec without it (``needs``)
+    code = args.strip()
     if code in ("4!.0", "4!"):
         return GrundysGame()
     return Octal(code)

@@ -18,7 +18,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from nimproof.errors import EvalError, SpecError
-from nimproof.games.args import need_args
 from nimproof.games.base import HeapGame, Heaps, RelationMoves
 from nimproof.games.registry import family
 
@@ -142,6 +141,8 @@ def _raising_move(predicate: Node) -> tuple[int, int] | None:
     "rule",
     "one heap; a move from n to m tokens is legal when your expression in n and m holds",
     "rule:(n+1)//2 <= m < n",
+    needs="an expression in n and m",
 )
 def _rule(args: str | None) -> Rule:
-    return Rule(need_args("rule", args, "an expression in n and m"))
+    assert args  # the registry refuses a spec without it (``needs``)
+    return Rule(args)

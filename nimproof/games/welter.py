@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import cast
 
 from nimproof.errors import UsageError
-from nimproof.games.args import need_args, parse_int
+from nimproof.games.args import parse_int
 from nimproof.games.base import HeapsRelation, MultiHeapGame, Position, relation_predicate
 from nimproof.games.registry import family
 
@@ -94,9 +94,9 @@ class Welter(MultiHeapGame):
     "(over others if need be) to an empty square",
     "welter:3",
     multi_heap=True,
+    needs="a number of coins",
 )
 def _welter(args: str | None) -> Welter:
-    k = parse_int(
-        need_args("welter", args, "a number of coins"), "the number of coins", low=1, high=MAX_COINS
-    )
+    assert args  # the registry refuses a spec without it (``needs``)
+    k = parse_int(args, "the number of coins", low=1, high=MAX_COINS)
     return Welter(k)

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 from nimproof.errors import SpecError, UsageError
-from nimproof.games.args import need_args
 from nimproof.games.base import PluginGame
 from nimproof.games.plugins.chocolate import ChocolateBar
 from nimproof.games.plugins.coinstrip import CoinStrip
@@ -91,9 +90,11 @@ def load_plugin_file(path: str | Path) -> list[str]:
     "plugin",
     "a game written in Python: those shipped are listed below, load your own with --plugin FILE",
     "plugin:chocolate",
+    needs="a plugin name",
 )
 def _plugin(args: str | None) -> PluginGame:
-    name = need_args("plugin", args, "a plugin name").strip()
+    assert args  # the registry refuses a spec without it (``needs``)
+    name = args.strip()
     _load_entry_points()
     if name not in PLUGINS:
         import difflib
