@@ -228,11 +228,6 @@ def true_position_value(
     return reference.value(game, game.position(tuple(position)), cache)
 
 
-def describe_position(ctx: ClaimContext, position: Any) -> str:
-    """How a position is written in explanations (:meth:`ClaimContext.describe`)."""
-    return ctx.describe(position)
-
-
 # ---------------------------------------------------------------------------
 # the true value at one position
 # ---------------------------------------------------------------------------
@@ -334,12 +329,6 @@ def truth_at(ctx: ClaimContext, position: Any) -> tuple[Any, int, str] | None:
     return None if truth is None else (claimed, *truth)
 
 
-def claims_at(ctx: ClaimContext, positions: Sequence[Any]) -> dict[Any, Any]:
-    """The claim's exact value at each of ``positions`` where it is defined."""
-    values = formulas_at(ctx, positions)
-    return {p: v for p, v in zip(positions, values, strict=True) if not isinstance(v, EvalError)}
-
-
 # ---------------------------------------------------------------------------
 # the local conditions at one position, by exact evaluation
 # ---------------------------------------------------------------------------
@@ -421,7 +410,7 @@ def local_conditions(ctx: ClaimContext, position: Any) -> Local | None:
 
 
 def _cond1(ctx: ClaimContext, position: Any, q: Any, here: Any, count: int) -> Local:
-    where, there = describe_position(ctx, position), describe_position(ctx, q)
+    where, there = ctx.describe(position), ctx.describe(q)
     if ctx.spec.states_p_positions:
         text = (
             f"The move from {where} to {there} joins two positions the claim calls P-positions; "
@@ -437,7 +426,7 @@ def _cond1(ctx: ClaimContext, position: Any, q: Any, here: Any, count: int) -> L
 
 
 def _cond2(ctx: ClaimContext, position: Any, here: Any, seen: dict[Any, Any], count: int) -> Local:
-    where = describe_position(ctx, position)
+    where = ctx.describe(position)
     suspects = list(seen.values())
     if ctx.misere and count == 0:
         ok = (not here) if ctx.spec.states_p_positions else here == 1

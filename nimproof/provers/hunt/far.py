@@ -216,7 +216,7 @@ def _is_real_move(ctx: ClaimContext, x: tuple[int, ...], q: tuple[int, ...], her
 def _condition_1(
     ctx: ClaimContext, x: tuple[int, ...], q: tuple[int, ...], here: Any
 ) -> Counterexample | None:
-    a, b = recheck.describe_position(ctx, x), recheck.describe_position(ctx, q)
+    a, b = ctx.describe(x), ctx.describe(q)
     what = "P-positions" if ctx.spec.states_p_positions else f"positions of value {here}"
     text = (
         f"The move from {a} to {b} joins two {what} of the claim; no move joins two such "
@@ -228,7 +228,7 @@ def _condition_1(
 def _condition_2(
     ctx: ClaimContext, x: tuple[int, ...], here: Any, goal: Any = None
 ) -> Counterexample | None:
-    where = recheck.describe_position(ctx, x)
+    where = ctx.describe(x)
     if ctx.spec.states_p_positions:
         text = (
             f"At {where} the claim says N (not a P-position), but no move reaches a position the "
