@@ -2,7 +2,7 @@
 (set-info :status unknown)
 (declare-fun n () Int)
 (assert
- (let (($x100369 (or (and (distinct true true) true) (and true (not (= (= 0 n) (= 0 (+ n 12))))))))
-(let (($x115206 (>= n 71)))
-(and $x115206 $x100369))))
+ (let (($x157536 (or (and (distinct true true) true) (and true (not (= (= 0 n) (= 0 (+ n 12))))))))
+(let (($x160328 (>= n 71)))
+(and $x160328 $x157536))))
 (check-sat)
