@@ -424,6 +424,43 @@ def _reached(rows: list[dict[str, Any]], depth: int) -> bool:
     return any(r["log2_n"] >= depth or r.get("proved") for r in rows)
 
 
+def checkpoint_times(rows: list[dict[str, Any]], folder: Path) -> list[dict[str, Any]]:
+    """``rows`` with each missing ``doubling_seconds`` (rows written before the column)
+    read from the game's checkpoint when it has that doubling and the one before: its rows
+    hold the seconds of one table's history, while the campaign's file may mix runs that
+    started the game again from heap 0. Rows it cannot fill are left for
+    :func:`.campaign_cost.project`. Returns new dicts."""
+    times: dict[str, dict[int, float]] = {}
+    out = []
+    for given in rows:
+        row = dict(given)
+        if row.get("doubling_seconds") is None:
+            code = str(row["code"])
+            if code not in times:
+                times[code] = _doubling_times(game_folder(folder, code))
+            row["doubling_seconds"] = times[code].get(int(row["log2_n"]))
+        out.append(row)
+    return out
+
+
+def _doubling_times(where: Path) -> dict[int, float]:
+    """The seconds of each doubling in a checkpoint's rows: measured (newer rows), or the
+    difference to the doubling before when that is there too (none without a readable
+    checkpoint)."""
+    try:
+        rows, _ = kept_rows(where)
+    except UsageError:
+        return {}  # refused with its own message if the game runs
+    seconds = {int(r["log2_n"]): float(r["seconds"]) for r in rows}
+    times = {
+        k: round(t - seconds[k - 1], 3)
+        for k, t in seconds.items()
+        if k - 1 in seconds and t > seconds[k - 1]
+    }
+    measured = {int(r["log2_n"]): r["doubling_seconds"] for r in rows if r["doubling_seconds"]}
+    return times | measured
+
+
 @dataclass(frozen=True, slots=True)
 class CampaignRun:
     """What a campaign run did: every row of the games asked for (in list order, cost
@@ -504,10 +541,10 @@ def run_campaign(
     row's projection is made again for ``depth``. Which games run, and in what order:
     :func:`plan`.
     """
-    kept = by_game(load_campaign(out), depth)
+    folder = Path(out) / "tables" if tables is None else Path(tables)
+    kept = by_game(checkpoint_times(load_campaign(out), folder), depth)
     todo, skipped = plan(specs, kept, depth, seconds, skip_dense)
     done = [len(specs) - len(todo)]
-    folder = Path(out) / "tables" if tables is None else Path(tables)
     for spec in todo:
         check_checkpoint(game_folder(folder, spec), spec, depth, start)
 

@@ -15,7 +15,14 @@ import pandas as pd
 import pytest
 
 from nimproof.atlas import campaign
-from nimproof.atlas.campaign import by_game, game_folder, load_campaign, plan, run_campaign
+from nimproof.atlas.campaign import (
+    by_game,
+    checkpoint_times,
+    game_folder,
+    load_campaign,
+    plan,
+    run_campaign,
+)
 from nimproof.atlas.campaign_cost import (
     COST_COLUMNS,
     GROWTH,
@@ -250,3 +257,26 @@ def test_an_older_campaign_folder_is_read_and_resumed(
     assert all(r["doubling_seconds"] is not None for r in rows)
     md = (tmp_path / "campaign.md").read_text(encoding="utf-8")
     assert "| dense (by rule) |" in md and "| sparse |" in md
+
+
+def test_older_rows_take_their_doublings_from_the_checkpoint_not_from_mixed_runs(
+    tmp_path: Path,
+) -> None:
+    run_campaign(["octal:0.167"], 14, tmp_path, start=12, workers=0)
+    path = game_folder(tmp_path / "tables", "octal:0.167") / campaign.ROWS
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    kept["rows"] = [{k: v for k, v in r.items() if k not in COST_COLUMNS} for r in kept["rows"]]
+    path.write_text(json.dumps(kept), encoding="utf-8")
+    total = [r["seconds"] for r in kept["rows"]]
+    # The campaign's file: an earlier run's first rows beside a later run's (which started
+    # the game again from heap 0), so its running seconds go down.
+    frame = pd.read_parquet(tmp_path / "campaign.parquet").drop(columns=list(COST_COLUMNS))
+    frame["seconds"] = [50.0, 1.0, 2.0]
+    frame.to_parquet(tmp_path / "campaign.parquet", index=False)
+    rows = checkpoint_times(load_campaign(tmp_path), tmp_path / "tables")
+    assert rows[0]["doubling_seconds"] is None  # no doubling before it in the checkpoint
+    assert rows[1]["doubling_seconds"] == pytest.approx(total[1] - total[0], abs=2e-3)
+    assert rows[2]["doubling_seconds"] == pytest.approx(total[2] - total[1], abs=2e-3)
+    # Without the checkpoint, the file's own seconds: 1 - 50 < 0, so half of 1 s (sparse).
+    alone = project(checkpoint_times(load_campaign(tmp_path), tmp_path / "none"), 14)
+    assert [r["doubling_seconds"] for r in alone] == [25.0, 0.5, 1.0]
