@@ -578,10 +578,7 @@ def markdown(rows: list[dict[str, Any]], title: str, cost: Any = None) -> str:
     :class:`.campaign_cost.CostSummary`) adds its line under the title."""
     lines = [f"# {title}", ""]
     if cost is not None:
-        lines += [
-            f"Still to do (seconds measured on this machine; the rest projected): {cost.line()}.",
-            "",
-        ]
+        lines += [f"Still to do: {cost.line()}.", ""]
     lines += [
         "game | n | largest idx | largest | rare mask | num rare | last rare | period"
         " | method | doubling s | projected s",
