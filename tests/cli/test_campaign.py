@@ -98,6 +98,8 @@ def test_campaign_resumes_and_writes_its_table(
         ["campaign", "--codes", "0.9x"],
         ["campaign", "--codes", "0.33", "--depth", "12", "--workers", "0"],
         ["campaign", "--scheduler", "localhost:1"],
+        ["campaign", "--skip-dense=yes"],
+        ["campaign", "--skip-dense", "3"],
     ],
 )
 def test_bad_input_is_one_line(
