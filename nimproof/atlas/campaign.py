@@ -47,7 +47,13 @@ from typing import Any
 
 import pandas as pd
 
-from nimproof.atlas.campaign_cost import COST_COLUMNS, cost_summary, method_of, project
+from nimproof.atlas.campaign_cost import (
+    COST_COLUMNS,
+    cost_summary,
+    method_of,
+    next_method,
+    project,
+)
 from nimproof.atlas.sweep import run_tasks
 from nimproof.errors import UsageError
 from nimproof.games import HeapGame, parse_spec
@@ -493,8 +499,9 @@ def plan(
     """The games a run computes, in the order they are handed out, and those it skips.
 
     A game already at ``depth`` or proved is not run. With ``skip_dense`` a game whose
-    deepest row used the dense method (measured, or by the engine's rule for older rows)
-    is skipped: its rows stay. The others go longest first (the projected seconds to
+    next doubling is projected dense (:func:`.campaign_cost.next_method`: its deepest row
+    took the dense method and its rare share is not falling below the engine's threshold
+    at the next doubling) is skipped: its rows stay. The others go longest first (the projected seconds to
     ``2^depth``, at most ``seconds``; a game without rows counts as the longest), so that
     on several workers the last game to finish is a short one."""
     todo, skipped = [], []
@@ -502,7 +509,7 @@ def plan(
         rows = kept.get(spec, [])
         if _reached(rows, depth):
             continue
-        if skip_dense and rows and method_of(rows[-1])[0] == "dense":
+        if skip_dense and rows and next_method(rows, depth) == "dense":
             skipped.append(spec)
         else:
             todo.append(spec)

@@ -51,12 +51,36 @@ def method_of(row: dict[str, Any]) -> tuple[str, bool]:
     A row with a ``method`` gives it (measured); an older row gets the engine's rule
     applied to its figures: dense when its rare heaps pass the dense share of the heaps
     of one parity (heaps ``1..n``)."""
-    from nimproof.engines.sparse import DENSE_SHARE  # lazy: start-up time (numba)
-
     if row.get("method") in GROWTH:
         return str(row["method"]), False
-    rare, n = int(row.get("num_rare") or 0), int(row.get("n") or 0)
-    return ("dense" if rare > DENSE_SHARE * (n + 1) / 2 else "sparse"), True
+    return ("dense" if rare_share(row) > dense_from() else "sparse"), True
+
+
+def dense_from() -> float:
+    """The share of rare heaps above which the engine takes the dense method (half of
+    :data:`nimproof.engines.sparse.DENSE_SHARE`: that share of the heaps of one parity)."""
+    from nimproof.engines.sparse import DENSE_SHARE  # lazy: start-up time (numba)
+
+    return DENSE_SHARE / 2
+
+
+def rare_share(row: dict[str, Any]) -> float:
+    """The row's rare heaps as a share of its heaps."""
+    return int(row.get("num_rare") or 0) / (int(row.get("n") or 0) + 1)
+
+
+def rare_growth(rows: list[dict[str, Any]]) -> float:
+    """How the rare heaps of a game grow per doubling: the geometric mean over its last
+    consecutive doublings (up to :data:`GROWTH_SPAN`), between 1 and 2 (2 when unknown:
+    a rare set growing with the table, the dense case)."""
+    ratios = [
+        int(b["num_rare"]) / int(a["num_rare"])
+        for a, b in itertools.pairwise(rows[-GROWTH_SPAN - 1 :])
+        if b["log2_n"] == a["log2_n"] + 1 and a.get("num_rare") and b.get("num_rare")
+    ]
+    if not ratios:
+        return 2.0
+    return min(2.0, max(1.0, math.prod(ratios) ** (1 / len(ratios))))
 
 
 def growth(rows: list[dict[str, Any]], method: str) -> float:
@@ -112,30 +136,63 @@ def _doubling_seconds(before: dict[str, Any] | None, row: dict[str, Any], method
 
 def _remaining(rows: list[dict[str, Any]], depth: int, method: str) -> float | None:
     """Projected seconds from the last row of ``rows`` to ``2^depth`` (0 there; None when
-    the period is proved)."""
-    last = rows[-1]
-    if last.get("proved"):
+    the period is proved): the sum of :func:`path`."""
+    if rows[-1].get("proved"):
         return None
-    k = int(last["log2_n"])
-    if k >= depth:
-        return 0.0
+    return round(sum(t for _, _, t in path(rows, depth, method)), 1)
+
+
+def next_method(rows: list[dict[str, Any]], depth: int) -> str:
+    """The method a game's next doubling is projected to take (:func:`path`): a dense game
+    whose rare share is falling fast enough turns sparse."""
+    ahead = path(rows, depth)
+    return ahead[0][1] if ahead else method_of(rows[-1])[0]
+
+
+def path(
+    rows: list[dict[str, Any]], depth: int, method: str | None = None
+) -> list[tuple[int, str, float]]:
+    """The projected doublings after a game's last row, to ``2^depth``: (log2 of heaps,
+    method, seconds) each.
+
+    Each doubling costs the one before times the growth (:func:`growth`). A dense game's
+    rare share is carried forward with its rare heaps' growth (:func:`rare_growth`; the
+    heaps double): once it falls below the engine's threshold (:func:`dense_from`) the
+    doublings are sparse, each costing the one before times twice the rare growth (the
+    sparse method's cost per heap grows with the rare heaps), between 2 and 4. The first
+    sparse doubling is charged as a dense one would be (at the threshold the engine finds
+    the two methods alike)."""
+    last = rows[-1]
+    method = method or method_of(last)[0]
     g, t = growth(rows, method), float(last["doubling_seconds"] or 0.0)
-    return round(sum(t * g**j for j in range(1, depth - k + 1)), 1)
+    share, r = rare_share(last), rare_growth(rows)
+    out = []
+    for k in range(int(last["log2_n"]) + 1, depth + 1):
+        t *= g
+        if method == "dense":
+            share *= r / 2
+            if share <= dense_from():
+                method, g = "sparse", min(2 * GROWTH["sparse"], max(GROWTH["sparse"], 2 * r))
+        out.append((k, method, t))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class CostSummary:
     """The games of a campaign by what is left to do: those at the target depth or proved,
-    and for the others the method of their deepest row and the seconds projected from it
-    (codes in list order; ``inferred``: methods found by the engine's rule, older rows)."""
+    and for the others the method their next doubling is projected to take and the seconds
+    projected to the depth (codes in list order). ``turning``: the dense games projected to
+    turn sparse before the depth, and where; ``inferred``: games whose deepest row has its
+    method from the engine's rule (older rows)."""
 
     depth: int
     done: list[str]
     left: dict[str, tuple[str, float]]
+    turning: dict[str, int]
     inferred: list[str]
 
     def games(self, method: str) -> list[str]:
-        """The games short of the depth whose deepest row took ``method``."""
+        """The games short of the depth whose next doubling is projected ``method``."""
         return [c for c, (m, _) in self.left.items() if m == method]
 
     def seconds(self, method: str) -> float:
@@ -156,6 +213,8 @@ class CostSummary:
             text = f"{len(games)} {method}, reaching 2^{self.depth} in about {core_time(total)}"
             if len(games) > 1 and self.left[top][1] > total / 2:
                 text += f" ({core_time(self.left[top][1])} of it {top})"
+            if method == "dense" and self.turning:
+                text += f"; {len(self.turning)} of them turn sparse on the way"
             parts.append(text)
         return "; ".join(parts) + " (projections from the measured doublings)"
 
@@ -165,27 +224,34 @@ class CostSummary:
         for method in GROWTH:
             out[method] = {c: round(self.left[c][1], 1) for c in self.games(method)}
             out[f"{method}_projected_seconds"] = round(self.seconds(method), 1)
+        out["dense_turning_sparse_at"] = self.turning
         out["method_by_rule"] = self.inferred
         return out
 
 
 def cost_summary(by_game: dict[str, list[dict[str, Any]]], depth: int) -> CostSummary:
     """Each game's state for a target of ``2^depth``: at the depth or proved, or the method
-    of its deepest row and the seconds projected from its rows (:func:`project`)."""
+    of its next doubling (:func:`next_method`) and the seconds projected from its rows
+    (:func:`project`)."""
     done, inferred = [], []
     left: dict[str, tuple[str, float]] = {}
-    for code, rows in by_game.items():
-        if not rows:
+    turning: dict[str, int] = {}
+    for code, given in by_game.items():
+        if not given:
             continue
-        last = project(rows, depth)[-1]
+        rows = project(given, depth)
+        last = rows[-1]
         if last.get("proved") or int(last["log2_n"]) >= depth:
             done.append(code)
             continue
-        method, by_rule = method_of(last)
-        left[code] = (method, float(last["projected_seconds"] or 0.0))
-        if by_rule:
+        ahead = path(rows, depth)
+        left[code] = (ahead[0][1], float(last["projected_seconds"] or 0.0))
+        sparse_at = [k for k, m, _ in ahead if m == "sparse"]
+        if ahead[0][1] == "dense" and sparse_at:
+            turning[code] = sparse_at[0]
+        if method_of(last)[1]:
             inferred.append(code)
-    return CostSummary(depth, done, left, inferred)
+    return CostSummary(depth, done, left, turning, inferred)
 
 
 def core_time(seconds: float) -> str:

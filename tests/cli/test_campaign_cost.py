@@ -30,7 +30,10 @@ from nimproof.atlas.campaign_cost import (
     cost_summary,
     growth,
     method_of,
+    next_method,
+    path,
     project,
+    rare_growth,
 )
 from nimproof.cli.main import main
 from nimproof.engines.sparse import DENSE_SHARE
@@ -116,10 +119,15 @@ def test_rows_give_the_method_their_table_used_and_the_rule_agrees(tmp_path: Pat
     assert set(frame["method"]) == {"dense", "sparse"}
 
 
-def _rows(seconds: list[float], method: str | None, k0: int = 16) -> list[dict[str, Any]]:
+def _rows(
+    seconds: list[float], method: str | None, k0: int = 16, rare: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """A game's rows from 2^k0 with these doubling seconds; rare heaps: ``rare``, else 10
+    (sparse), else half the heaps (dense: a rare set growing with the table)."""
+    counts = rare or [10 if method != "dense" else 1 << (k0 + i - 1) for i in range(len(seconds))]
     return [
-        {"code": "g", "log2_n": k0 + i, "n": 1 << (k0 + i), "num_rare": 10, "seconds": None,
-         "method": method, "doubling_seconds": t, "proved": False}
+        {"code": "g", "log2_n": k0 + i, "n": 1 << (k0 + i), "num_rare": counts[i],
+         "seconds": None, "method": method, "doubling_seconds": t, "proved": False}
         for i, t in enumerate(seconds)
     ]  # fmt: skip
 
@@ -144,6 +152,23 @@ def test_the_projection_grows_each_doubling_by_the_measured_growth_within_the_me
     proved = _rows([1, 2], "sparse")
     proved[-1]["proved"] = True
     assert project(proved, 28)[-1]["projected_seconds"] is None
+
+
+def test_a_dense_game_whose_rare_heaps_stop_growing_is_projected_to_turn_sparse() -> None:
+    # 26,214 rare heaps at 2^16, 2^17 and 2^18: shares 40%, 20%, 10%; the rare heaps do
+    # not grow (x1), so the share halves each doubling: 5% at 2^19 (dense), 2.5% at 2^20,
+    # under the engine's threshold (1/24): sparse from there, each doubling x2.
+    rows = _rows([1, 4, 16], "dense", rare=[26214] * 3)
+    assert rare_growth(rows) == 1.0 and rare_growth(_rows([1, 4, 16], "dense")) == 2.0
+    assert [(k, m) for k, m, _ in path(rows, 21)] == [(19, "dense"), (20, "sparse"), (21, "sparse")]
+    assert project(rows, 21)[-1]["projected_seconds"] == 64 + 256 + 512
+    assert next_method(rows, 21) == "dense"
+    summary = cost_summary({"g": rows, "h": _rows([1, 4, 16], "dense")}, 21)
+    assert summary.turning == {"g": 20} and summary.games("dense") == ["g", "h"]
+    assert "2 dense, reaching 2^21" in summary.line() and "1 of them turn sparse" in summary.line()
+    # Once the next doubling is projected sparse, the game counts as sparse.
+    later = _rows([1, 4, 16, 64], "dense", rare=[26214] * 4)
+    assert next_method(later, 21) == "sparse" and cost_summary({"g": later}, 21).turning == {}
 
 
 def test_rows_without_cost_columns_take_their_doublings_from_the_running_seconds() -> None:
