@@ -14,16 +14,21 @@ figures, four columns about cost:
   heap 0 for a game's first row), over every run that worked on that doubling.
 * ``projected_to`` and ``projected_seconds``: a **projection**, not a measurement,
   of the seconds still needed to reach ``2^projected_to`` heaps, made by
-  :func:`project` from the rows up to that one: the last doubling's seconds,
-  multiplied at every further doubling by the growth per doubling. The growth is
-  the one measured over the game's last doublings of the same method (:func:`growth`),
-  kept between the method's own rate (:data:`GROWTH`: x2 a doubling for the sparse
-  method, whose cost per heap stays flat while the rare set does; x4 for the dense
-  method, whose cost per heap grows with the heap) and twice that rate. ``projected_seconds`` is 0 at the target depth
-  and empty once the game's period is proved.
+  :func:`project` from the rows up to that one (:func:`path`): the last doubling's
+  seconds, multiplied at every further doubling by the growth per doubling. The
+  growth is the one measured over the game's last doublings of the same method
+  (:func:`growth`), kept between the method's own rate (:data:`GROWTH`: x2 a doubling
+  for the sparse method, whose cost per heap stays flat while the rare set does; x4
+  for the dense method, whose cost per heap grows with the heap) and twice that rate.
+  A dense game's share of rare heaps is carried forward with its rare heaps' measured
+  growth: when the rare heaps grow more slowly than the table, the share falls, and
+  once it is under the engine's threshold the projected doublings are sparse.
+  ``projected_seconds`` is 0 at the target depth and empty once the game's period is
+  proved.
 
-:func:`cost_summary` sums the projections of the games still short of the target
-depth by method: the one line the campaign prints.
+:func:`cost_summary` sorts the games still short of the target depth by the method
+their next doubling is projected to take and sums their projections: the one line the
+campaign prints; ``--skip-dense`` leaves out the games whose next doubling is dense.
 """
 
 from __future__ import annotations

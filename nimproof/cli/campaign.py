@@ -18,10 +18,10 @@ stopped; ``--drop-tables`` deletes them once the rows are saved. Each row
 also gives the method of its doubling (sparse or dense), the doubling's seconds
 and a projection of the seconds still needed to reach ``2^depth``
 (:mod:`nimproof.atlas.campaign_cost`); a last line sums the projections by
-method. ``--skip-dense`` leaves out the games whose last doubling took the
-dense method (their cost grows about fourfold a doubling: they cannot reach a
-deep table), keeping their rows, so that a run's time goes to the games that
-can; games run longest projection first. ``--json`` prints one object:
+method. ``--skip-dense`` leaves out the games whose next doubling is projected
+dense (their cost grows about fourfold a doubling: they cannot reach a deep
+table), keeping their rows, so that a run's time goes to the games that can;
+games run longest projection first. ``--json`` prints one object:
 ``{"out": DIR, "games": N, "computed": K, "skipped": [...], "rows":
 [...deepest row of each game...], "where": ..., "cost": {...},
 "checkpoints": {"folder": ..., "games": G, "bytes": B}}``. Exit code 0; 2 for bad input, an unwritable folder
@@ -78,7 +78,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--skip-dense",
         action="store_true",
-        help="leave out the games whose last doubling took the dense method (their rows stay); "
+        help="leave out the games whose next doubling is projected dense (their rows stay); "
         "the others run longest projection first",
     )
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
