@@ -49,6 +49,7 @@ import pandas as pd
 
 from nimproof.atlas.campaign_cost import (
     COST_COLUMNS,
+    CostSummary,
     cost_summary,
     method_of,
     next_method,
@@ -477,7 +478,7 @@ class CampaignRun:
     computed: int
     where: str
     skipped: list[str]
-    cost: Any
+    cost: CostSummary
 
 
 def by_game(rows: list[dict[str, Any]], depth: int) -> dict[str, list[dict[str, Any]]]:
