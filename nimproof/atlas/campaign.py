@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -46,6 +47,14 @@ from typing import Any
 
 import pandas as pd
 
+from nimproof.atlas.campaign_cost import (
+    COST_COLUMNS,
+    CostSummary,
+    cost_summary,
+    method_of,
+    next_method,
+    project,
+)
 from nimproof.atlas.sweep import run_tasks
 from nimproof.errors import UsageError
 from nimproof.games import HeapGame, parse_spec
@@ -63,8 +72,8 @@ _DELETE = "delete {} to start that game again"
 
 #: The list of unsolved games (see the module docstring).
 UNSOLVED_CSV = Path(__file__).with_name("data") / "unsolved_games.csv"
-#: Columns of ``campaign.parquet``, in order.
-COLUMNS = (
+#: Columns of the published list and the period search, in order (every stored row has them).
+FIGURES = (
     "code",
     "log2_n",
     "n",
@@ -83,6 +92,10 @@ COLUMNS = (
     "command",
     "seconds",
 )
+#: Columns of ``campaign.parquet``, in order: the figures, then the cost of each doubling
+#: and the projection to the target depth (:mod:`nimproof.atlas.campaign_cost`; rows
+#: written before these columns existed are read with them empty).
+COLUMNS = FIGURES + COST_COLUMNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +183,7 @@ def campaign_game(
         if any(r["proved"] for r in rows) or out_of_time():
             break
         count = (1 << k) + 1
+        before = dict(table.counts)  # heaps by method so far: the doubling's method
         if isinstance(table, MappedTable):
             table.run(count, stretch or stretch_of(k), on_stretch, until=out_of_time)
             if table.n < count:
@@ -181,7 +195,8 @@ def campaign_game(
             raise UsageError(
                 f"{where}: a table past 2^{k} heaps without its row; {_DELETE.format(where)}"
             )
-        rows.append(_row(game, spec, k, table, t_game, period))
+        row = _row(game, spec, k, table, t_game, period)
+        rows.append(row | _cost(row, rows, before, table))
         if where is not None:
             save_rows(where, rows, elapsed(t_game))
     return rows
@@ -230,6 +245,27 @@ def _row(
     return row
 
 
+def _cost(
+    row: dict[str, Any], rows: list[dict[str, Any]], before: dict[str, int], table: Any
+) -> dict[str, Any]:
+    """The measured cost columns of ``row`` (:mod:`.campaign_cost`): the method that computed
+    most of the doubling's heaps in this call (the table's own counts; the method in use when
+    this call computed none of them) and the seconds since the game's row before (since
+    heap 0 for its first row). The projection columns are filled by :func:`run_campaign`."""
+    sparse = table.counts["sparse"] - before.get("sparse", 0)
+    dense = table.counts["dense"] - before.get("dense", 0)
+    method = table.mode if sparse == dense == 0 else "dense" if dense > sparse else "sparse"
+    last = rows[-1] if rows and rows[-1]["log2_n"] == row["log2_n"] - 1 else None
+    spent = row["seconds"] - (last["seconds"] if last is not None else 0.0)
+    seconds = round(max(0.0, spent), 3)
+    return {
+        "method": method,
+        "doubling_seconds": seconds,
+        "projected_to": None,
+        "projected_seconds": None,
+    }
+
+
 def value_counts(hist: Any) -> str:
     """``"value:count"`` for every value of heaps ``1..n`` (heap 0, value 0, is left out).
 
@@ -270,8 +306,9 @@ def kept_rows(where: Path) -> tuple[list[dict[str, Any]], float]:
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
         rows = [dict(r) for r in kept["rows"]]
-        if any(set(r) != set(COLUMNS) for r in rows):
+        if any(not set(FIGURES) <= set(r) <= set(COLUMNS) for r in rows):
             raise ValueError("rows without the campaign's columns")
+        rows = [{k: r.get(k) for k in COLUMNS} for r in rows]  # older rows: no cost columns
         spent = float(kept.get("seconds", rows[-1]["seconds"] if rows else 0.0))
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
         raise UsageError(f"{path}: a damaged checkpoint ({exc}); {_DELETE.format(where)}") from None
@@ -378,8 +415,12 @@ def save_campaign(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Pa
         "period",
         "preperiod",
         "window_end",
+        "projected_to",
     ):
         frame[col] = frame[col].astype("Int64")
+    for col in ("doubling_seconds", "projected_seconds"):
+        frame[col] = frame[col].astype("Float64")
+    frame["method"] = frame["method"].astype("string")
     frame = frame.sort_values(["code", "log2_n"], kind="stable")
     atomic_write(path, lambda f: frame.to_parquet(f, index=False))
     return path
@@ -388,6 +429,100 @@ def save_campaign(out: str | os.PathLike[str], rows: list[dict[str, Any]]) -> Pa
 def _reached(rows: list[dict[str, Any]], depth: int) -> bool:
     """True when a game's stored rows reach ``depth`` or prove a period."""
     return any(r["log2_n"] >= depth or r.get("proved") for r in rows)
+
+
+def checkpoint_times(rows: list[dict[str, Any]], folder: Path) -> list[dict[str, Any]]:
+    """``rows`` with each missing ``doubling_seconds`` (rows written before the column)
+    read from the game's checkpoint when it has that doubling and the one before: its rows
+    hold the seconds of one table's history, while the campaign's file may mix runs that
+    started the game again from heap 0. Rows it cannot fill are left for
+    :func:`.campaign_cost.project`. Returns new dicts."""
+    times: dict[str, dict[int, float]] = {}
+    out = []
+    for given in rows:
+        row = dict(given)
+        if row.get("doubling_seconds") is None:
+            code = str(row["code"])
+            if code not in times:
+                times[code] = _doubling_times(game_folder(folder, code))
+            row["doubling_seconds"] = times[code].get(int(row["log2_n"]))
+        out.append(row)
+    return out
+
+
+def _doubling_times(where: Path) -> dict[int, float]:
+    """The seconds of each doubling in a checkpoint's rows: measured (newer rows), or the
+    difference to the doubling before when that is there too (none without a readable
+    checkpoint)."""
+    try:
+        rows, _ = kept_rows(where)
+    except UsageError:
+        return {}  # refused with its own message if the game runs
+    seconds = {int(r["log2_n"]): float(r["seconds"]) for r in rows}
+    times = {
+        k: round(t - seconds[k - 1], 3)
+        for k, t in seconds.items()
+        if k - 1 in seconds and t > seconds[k - 1]
+    }
+    measured = {int(r["log2_n"]): r["doubling_seconds"] for r in rows if r["doubling_seconds"]}
+    return times | measured
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRun:
+    """What a campaign run did: every row of the games asked for (in list order, cost
+    columns filled for the target depth), the games computed now, where, the games left
+    out by ``skip_dense`` and the cost summary (:func:`.campaign_cost.cost_summary`)."""
+
+    rows: list[dict[str, Any]]
+    computed: int
+    where: str
+    skipped: list[str]
+    cost: CostSummary
+
+
+def by_game(rows: list[dict[str, Any]], depth: int) -> dict[str, list[dict[str, Any]]]:
+    """Rows grouped by game (first appearance order), each game's in depth order with its
+    cost columns filled for ``2^depth`` (:func:`.campaign_cost.project`)."""
+    games: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        games.setdefault(str(row["code"]), []).append(row)
+    return {c: project(sorted(g, key=lambda r: int(r["log2_n"])), depth) for c, g in games.items()}
+
+
+def plan(
+    specs: list[str],
+    kept: dict[str, list[dict[str, Any]]],
+    depth: int,
+    seconds: float | None = None,
+    skip_dense: bool = False,
+) -> tuple[list[str], list[str]]:
+    """The games a run computes, in the order they are handed out, and those it skips.
+
+    A game already at ``depth`` or proved is not run. With ``skip_dense`` a game whose
+    next doubling is projected dense (:func:`.campaign_cost.next_method`: its deepest row
+    took the dense method and its rare share is not falling below the engine's threshold
+    at the next doubling) is skipped: its rows stay. The others go longest first (the projected seconds to
+    ``2^depth``, at most ``seconds``; a game without rows counts as the longest), so that
+    on several workers the last game to finish is a short one."""
+    todo, skipped = [], []
+    for spec in specs:
+        rows = kept.get(spec, [])
+        if _reached(rows, depth):
+            continue
+        if skip_dense and rows and next_method(rows, depth) == "dense":
+            skipped.append(spec)
+        else:
+            todo.append(spec)
+
+    def cost(spec: str) -> float:
+        rows = kept.get(spec)
+        if not rows:
+            return math.inf
+        left = float(rows[-1].get("projected_seconds") or 0.0)
+        return left if seconds is None else min(left, seconds)
+
+    return sorted(todo, key=cost, reverse=True), skipped
 
 
 def run_campaign(
@@ -402,31 +537,30 @@ def run_campaign(
     progress: Progress | None = None,
     tables: str | os.PathLike[str] | None = None,
     drop_tables: bool = False,
-) -> tuple[list[dict[str, Any]], int, str]:
-    """Run the campaign on ``specs``; returns every row, the games computed now, and where.
+    skip_dense: bool = False,
+) -> CampaignRun:
+    """Run the campaign on ``specs`` (see :class:`CampaignRun` for what it returns).
 
     Each game's checkpoint lives in ``tables`` (default ``OUT/tables``) until its period
     is proved (or, with ``drop_tables``, until its rows are saved). Every checkpoint of a
     game to run is opened and counted first, so a damaged one is refused in one line
-    before any work. Rows already in ``campaign.parquet`` stay as they are; a game's new
-    rows are added beside them.
+    before any work. Rows already in ``campaign.parquet`` stay as they are (older files
+    without the cost columns too); a game's new rows are added beside them, and every
+    row's projection is made again for ``depth``. Which games run, and in what order:
+    :func:`plan`.
     """
-    kept: dict[str, list[dict[str, Any]]] = {}
-    for row in load_campaign(out):
-        kept.setdefault(str(row["code"]), []).append(row)
-    todo = [s for s in specs if not _reached(kept.get(s, []), depth)]
-    done = [len(specs) - len(todo)]
     folder = Path(out) / "tables" if tables is None else Path(tables)
+    kept = by_game(checkpoint_times(load_campaign(out), folder), depth)
+    todo, skipped = plan(specs, kept, depth, seconds, skip_dense)
+    done = [len(specs) - len(todo)]
     for spec in todo:
         check_checkpoint(game_folder(folder, spec), spec, depth, start)
 
     def finished(spec: str, rows: Any) -> None:
         if isinstance(rows, list):
             have = {r["log2_n"] for r in kept.get(spec, [])}
-            kept[spec] = sorted(
-                kept.get(spec, []) + [r for r in rows if r["log2_n"] not in have],
-                key=lambda r: int(r["log2_n"]),
-            )
+            new = kept.get(spec, []) + [r for r in rows if r["log2_n"] not in have]
+            kept[spec] = project(sorted(new, key=lambda r: int(r["log2_n"])), depth)
         done[0] += 1
         save_campaign(out, [r for s in kept for r in kept[s]])
         # The rows are saved: a proved game's table is no longer needed.
@@ -437,21 +571,26 @@ def run_campaign(
 
     args = (depth, start, seconds, str(folder))
     where = run_tasks(todo, campaign_game, args, scheduler, workers, finished)
-    rows = [r for s in specs for r in kept.get(s, [])]
     save_campaign(out, [r for s in kept for r in kept[s]])
     if drop_tables:
         for spec in specs:
             drop_checkpoint(game_folder(folder, spec))
-    return rows, len(todo), where
+    rows = [r for s in specs for r in kept.get(s, [])]
+    cost = cost_summary({s: kept[s] for s in specs if s in kept}, depth)
+    return CampaignRun(rows, len(todo), where, skipped, cost)
 
 
-def markdown(rows: list[dict[str, Any]], title: str) -> str:
-    """The rows in the list's format, one line per game at its deepest row, and every doubling."""
-    lines = [
-        f"# {title}",
-        "",
-        "game | n | largest idx | largest | rare mask | num rare | last rare | period",
-        ":--- | --- | --- | --- | ---: | ---: | ---: | :---",
+def markdown(rows: list[dict[str, Any]], title: str, cost: Any = None) -> str:
+    """Every doubling of every game in the list's format, then each doubling's method, its
+    seconds and the projection to the target depth (:mod:`.campaign_cost`); ``cost`` (a
+    :class:`.campaign_cost.CostSummary`) adds its line under the title."""
+    lines = [f"# {title}", ""]
+    if cost is not None:
+        lines += [f"Still to do: {cost.line()}.", ""]
+    lines += [
+        "game | n | largest idx | largest | rare mask | num rare | last rare | period"
+        " | method | doubling s | projected s",
+        ":--- | --- | --- | --- | ---: | ---: | ---: | :--- | :--- | ---: | ---:",
     ]
     for r in rows:
         period = "none found"
@@ -463,6 +602,20 @@ def markdown(rows: list[dict[str, Any]], title: str) -> str:
             )
         mask = str(r["rare_mask"]) + (" +pos" if r.get("rare_by_position") else "")
         lines.append(
-            f"{r['code']} | 2^{r['log2_n']} | {r['largest_at']} | {r['largest']} | {mask} | {r['num_rare']} | {r['last_rare']} | {period}"
+            f"{r['code']} | 2^{r['log2_n']} | {r['largest_at']} | {r['largest']} | {mask} | "
+            f"{r['num_rare']} | {r['last_rare']} | {period} | {_cost_cells(r)}"
         )
     return "\n".join(lines) + "\n"
+
+
+def _cost_cells(row: dict[str, Any]) -> str:
+    """The method (with "by rule" for an older row), the doubling's seconds and the
+    projection ("to 2^D: S"; empty once proved) of a row."""
+    method, by_rule = method_of(row)
+    seconds = row.get("doubling_seconds")
+    left = row.get("projected_seconds")
+    projected = "" if left is None else f"to 2^{row.get('projected_to')}: {left:,.0f}"
+    return (
+        f"{method}{' (by rule)' if by_rule else ''} | "
+        f"{'' if seconds is None else f'{seconds:,.1f}'} | {projected}"
+    )

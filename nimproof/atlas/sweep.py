@@ -157,54 +157,59 @@ def run_tasks(
 ) -> str:
     """Run ``task(spec, *args)`` for every spec; ``finished(spec, result)`` as each arrives.
 
-    On a local Dask cluster (``workers`` processes, one per core by default), on the
-    scheduler at ``scheduler``, or in this process when ``workers == 0``. A task that
-    fails on a worker arrives as the text of its exception. Returns where it ran.
+    On a local Dask cluster (``workers`` processes, one per core by default; opened and
+    closed by :func:`nimproof.dask_local.local_client`), on the scheduler at
+    ``scheduler``, or in this process when ``workers == 0``. Tasks start in the order of
+    ``todo``. A task that fails on a worker arrives as the text of its exception.
+    Returns where it ran.
     """
     if workers == 0 and scheduler is None:
         for spec in todo:
             finished(spec, task(spec, *args))
         return "this process"
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client
     except ImportError:  # pragma: no cover - a dependency of nimproof
         raise UsageError(
             "the atlas needs dask[distributed]; pip install 'dask[distributed]'"
         ) from None
-    cluster = None
+    from nimproof.dask_local import local_client  # lazy: imports Dask
+
+    if scheduler is None:
+        with local_client(workers) as (client, n):
+            _gather(client, todo, task, args, finished)
+        return f"a local Dask cluster of {n} worker processes"
     try:
-        if scheduler is None:
-            n = workers or os.cpu_count() or 1
-            cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                # Any free port: the default (8787) may be another cluster's on this machine.
-                dashboard_address="127.0.0.1:0",
-                silence_logs=40,
-            )
-            client = Client(cluster)
-            where = f"a local Dask cluster of {n} worker processes"
-        else:
-            try:
-                client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
-            where = f"the Dask cluster at {scheduler}"
-        with client:
-            name = getattr(task, "__name__", "task").strip("_")
-            futures = [
-                client.submit(task, spec, *args, pure=False, key=f"{name}-{spec}-{args[0]}")
-                for spec in todo
-            ]
-            spec_of = {f.key: s for f, s in zip(futures, todo, strict=True)}
-            for future in as_completed(futures):
-                try:
-                    result = future.result()
-                except Exception as exc:  # a worker died: the caller records it
-                    result = f"{type(exc).__name__}: {exc}"
-                finished(spec_of[future.key], result)
-    finally:
-        if cluster is not None:
-            cluster.close()
-    return where
+        remote = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    with remote:
+        _gather(remote, todo, task, args, finished)
+    return f"the Dask cluster at {scheduler}"
+
+
+def _gather(
+    client: Any,
+    todo: list[str],
+    task: Callable[..., Any],
+    args: tuple[Any, ...],
+    finished: Callable[[str, Any], None],
+) -> None:
+    """Submit every task, the first of ``todo`` with the highest priority, and hand each
+    result (or the text of its exception) to ``finished`` as it arrives."""
+    from distributed import as_completed
+
+    name = getattr(task, "__name__", "task").strip("_")
+    futures = [
+        client.submit(
+            task, spec, *args, pure=False, key=f"{name}-{spec}-{args[0]}", priority=len(todo) - i
+        )
+        for i, spec in enumerate(todo)
+    ]
+    spec_of = {f.key: s for f, s in zip(futures, todo, strict=True)}
+    for future in as_completed(futures):
+        try:
+            result = future.result()
+        except Exception as exc:  # a worker died: the caller records it
+            result = f"{type(exc).__name__}: {exc}"
+        finished(spec_of[future.key], result)

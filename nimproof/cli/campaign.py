@@ -2,7 +2,7 @@
 
 ``nimproof campaign [--codes LIST] [--depth K] [--start K] [--out DIR]
 [--tables DIR] [--drop-tables] [--scheduler tcp://HOST:PORT] [--workers W]
-[--timeout S] [--json]``
+[--timeout S] [--skip-dense] [--json]``
 
 Grows the table of each game (default: every game of tczajka/octal-games'
 UnsolvedGames list, kept in ``nimproof/atlas/data/unsolved_games.csv``) from
@@ -14,10 +14,17 @@ games already deep enough) and ``DIR/campaign.md``. Each unfinished game's table
 stays checkpointed in ``--tables`` (default ``DIR/tables``; one byte a heap while
 its values fit, two past 255) so that a later run, with a longer ``--timeout``
 (each game's seconds in one run) or a larger ``--depth``, goes on where it
-stopped; ``--drop-tables`` deletes them once the rows are saved. ``--json``
-prints one object: ``{"out": DIR, "games": N, "computed": K, "rows":
-[...deepest row of each game...], "where": ..., "checkpoints": {"folder": ...,
-"games": G, "bytes": B}}``. Exit code 0; 2 for bad input, an unwritable folder
+stopped; ``--drop-tables`` deletes them once the rows are saved. Each row
+also gives the method of its doubling (sparse or dense), the doubling's seconds
+and a projection of the seconds still needed to reach ``2^depth``
+(:mod:`nimproof.atlas.campaign_cost`); a last line sums the projections by
+method. ``--skip-dense`` leaves out the games whose next doubling is projected
+dense (their cost grows about fourfold a doubling: they cannot reach a deep
+table), keeping their rows, so that a run's time goes to the games that can;
+games run longest projection first. ``--json`` prints one object:
+``{"out": DIR, "games": N, "computed": K, "skipped": [...], "rows":
+[...deepest row of each game...], "where": ..., "cost": {...},
+"checkpoints": {"folder": ..., "games": G, "bytes": B}}``. Exit code 0; 2 for bad input, an unwritable folder
 or a damaged checkpoint.
 """
 
@@ -68,6 +75,12 @@ def register(subparsers: Any) -> None:
     add_whole_number(
         p, "--timeout", 1, 10**8, "seconds per game in this run (a later run goes on from there)"
     )
+    p.add_argument(
+        "--skip-dense",
+        action="store_true",
+        help="leave out the games whose next doubling is projected dense (their rows stay); "
+        "the others run longest projection first",
+    )
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
 
 
@@ -89,29 +102,33 @@ def run(args: argparse.Namespace) -> int:
     md = output_file(str(Path(args.out) / "campaign.md"), "campaign folder")
     tables = output_dir(args.tables or str(Path(args.out) / "tables"), "checkpoint folder")
     with rate_progress("campaign: games") as cb:
-        rows, computed, where = run_campaign(
+        done = run_campaign(
             specs, args.depth, args.out, start=args.start, progress=cb, tables=tables,
-            drop_tables=args.drop_tables, **cluster,
+            drop_tables=args.drop_tables, skip_dense=args.skip_dense, **cluster,
         )  # fmt: skip
-    deepest = {r["code"]: r for r in rows}
-    md.write_text(markdown(rows, f"nimproof campaign to 2^{args.depth} heaps"))
+    deepest = {r["code"]: r for r in done.rows}
+    md.write_text(markdown(done.rows, f"nimproof campaign to 2^{args.depth} heaps", done.cost))
     games, used = checkpoint_bytes(tables)
     if args.json:
         print_json(
             {
                 "out": str(args.out),
                 "games": len(specs),
-                "computed": computed,
+                "computed": done.computed,
+                "skipped": done.skipped,
                 "rows": list(deepest.values()),
-                "where": where,
+                "where": done.where,
+                "cost": done.cost.as_json(),
                 "checkpoints": {"folder": str(tables), "games": games, "bytes": used},
             }
         )
     else:
         proved = [c for c, r in deepest.items() if r.get("proved")]
+        skipped = f" ({len(done.skipped)} dense game(s) skipped)" if args.skip_dense else ""
         console.print(
-            f"campaign of {len(specs)} games to 2^{args.depth}: {computed} computed on {where}; "
-            f"periods proved: {', '.join(proved) or 'none'}; see {md.path}; "
+            f"campaign of {len(specs)} games to 2^{args.depth}: {done.computed} computed{skipped} "
+            f"on {done.where}; periods proved: {', '.join(proved) or 'none'}; see {md.path}; "
             f"checkpoints: {games} game(s), {used / 2**20:,.1f} MB in {tables}"
         )
+        console.print(f"still to do: {done.cost.line()}")
     return 0

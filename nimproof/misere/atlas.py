@@ -181,20 +181,11 @@ def _on_dask(
     workers: int | None,
     finished: Callable[[dict[str, Any]], None],
 ) -> None:
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import as_completed
 
-    n = workers or os.cpu_count() or 1
-    with (
-        LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            # Any free port: the default (8787) may be another cluster's on this machine.
-            dashboard_address="127.0.0.1:0",
-            silence_logs=40,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    from nimproof.dask_local import local_client  # lazy: imports Dask
+
+    with local_client(workers) as (client, _):
         futures = client.map(
             analyse, todo, max_heap=max_heap, max_positions=max_positions, pure=False
         )
