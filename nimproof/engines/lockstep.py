@@ -1,0 +1,111 @@
+"""The one-heap sparse kernel on two threads or more, for games with few rare heaps.
+
+:func:`nimproof.engines.sparse_kernels.sparse_kernel` computes one heap after the
+other. When the smallest move that leaves a heap leaves at least ``d`` tokens fewer
+(:func:`~nimproof.engines.sparse_kernels.reach`: 0.167 has ``d = 2``, 0.106 ``d = 3``),
+heap ``n`` reads nothing above ``n - d``, so heaps ``n .. n + d - 1`` can be computed
+at once. :func:`lockstep_kernel` lets ``min(threads, d)`` threads take the heaps in
+turn, in one parallel region a stretch:
+
+* a thread takes the next heap ``m`` from a ticket counter and waits (spinning, then
+  yielding its core) until every heap ``<= m - d`` is committed;
+* it computes ``m``'s value with
+  :func:`~nimproof.engines.sparse_kernels.heap_value` and its own stamp arrays
+  (``seen``, ``want``), reading the rare list as it was when the stretch began;
+* it waits until heap ``m - 1`` is committed, then commits ``m``: writes ``g[m]``
+  and moves the commit counter on (a store with release; the waits load it with
+  acquire, so a value is written before any thread reads it).
+
+A heap whose value makes the engine act — a rare heap (the rare list grows), a value
+the histogram has never seen, a value at or above ``P``, or one that does not fit the
+array — is not committed: it ends the stretch, the heaps taken after it are dropped
+(they never reach the table), and after the threads have left the region it is
+recorded exactly as :func:`~nimproof.engines.sparse_kernels.sparse_kernel` records it
+(:func:`~nimproof.engines.sparse_kernels.record`). Every committed heap of a stretch
+is common and its value was seen before, so the rare list, the grown histogram and
+``P`` that the heaps of the stretch read are the ones the one-heap kernel would have
+read: the values are the same, heap by heap. The histogram of the committed heaps is
+counted once the stretch ends.
+
+It cannot deadlock: a thread waits only for heaps with smaller tickets, taken by
+threads that are running; one thread alone takes every heap in order. As in
+:mod:`.block_pipeline`, a thread that waits more than half of a window of the
+processor's cycle counter leaves the stretch (on a machine with no free core a
+waiting thread mostly waits for one the system has set aside); one always stays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from nimproof.engines import turns
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, heap_loop, reach, record
+
+
+@njit(cache=True, parallel=True)
+def _region(g, span, rule, cls, rares, figures, prefix, lock, workers):  # type: ignore[no-untyped-def]
+    # One parallel region: `workers` workers share the heaps span[0] .. span[1] - 1, each with
+    # stamp arrays of its own (heap_loop makes its `want`).
+    ctl, d = lock
+    for _ in prange(workers):
+        clock = np.zeros(2, dtype=np.int64)  # [cycles at the start of the window, cycles waited]
+        clock[0] = turns.cycles()
+        seen = np.full(cls[0].shape[0] + 1, -1, dtype=np.int64)
+        heap_loop(g, span, rule, cls, rares, figures, seen, prefix, (ctl, d, clock))
+
+
+@njit(cache=True, nogil=True)
+def lockstep_kernel(
+    g: np.ndarray,
+    start: int,
+    stop: int,
+    digits: np.ndarray,
+    unequal: bool,
+    parity: np.ndarray,
+    posbit: int,
+    cbit: int,
+    rare: np.ndarray,
+    nrare: int,
+    seen: np.ndarray,
+    hist: np.ndarray,
+    vmax: int,
+    dense_share: float,
+    prefix: tuple[np.ndarray, np.ndarray, int],
+    threads: int,
+    retire: tuple[int, float] = turns.RETIRE,
+) -> tuple[int, int, int]:
+    """Fill ``g[start:stop]``; returns ``(next n, nrare, reason)`` and leaves the table,
+    ``rare`` and ``hist`` as :func:`~nimproof.engines.sparse_kernels.sparse_kernel` does
+    with the same arguments (the same values, early returns and needs; ``seen`` is there
+    to keep the same arguments: the workers stamp arrays of their own), with
+    ``min(threads, reach(digits))`` workers (one parallel region a stretch; one worker
+    when the game's reach is 1). ``retire``: as in
+    :func:`~nimproof.engines.block_pipeline.pipelined_kernel`.
+    Only from the main thread when ``threads > 1`` (numba's parallel layer)."""
+    d = reach(digits)
+    workers = max(1, min(threads, d))
+    rule, cls = (digits, unequal), (parity, posbit, cbit)
+    figures = (hist, vmax, dense_share)
+    ctl = np.zeros(turns.SLOTS, dtype=np.int64)
+    n, reason = start, DONE
+    while n < stop:
+        ctl[:] = 0
+        ctl[turns.STOP], ctl[turns.COMMITTED], ctl[turns.ACTIVE] = turns.NEVER, n, workers
+        ctl[turns.RETIRE_AFTER] = retire[0]
+        ctl[turns.RETIRE_PERMILLE] = int(1000 * retire[1])
+        lock = (ctl, d)
+        _region(g, (n, stop), rule, cls, (rare, nrare), figures, prefix, lock, workers)
+        end = min(ctl[turns.COMMITTED], ctl[turns.STOP])
+        for m in range(n, end):
+            hist[m & 1, g[m]] += 1
+        n = end
+        if n == stop:
+            break
+        args = (parity, posbit, cbit, rare, nrare, hist, vmax, dense_share)
+        nrare, reason = record(g, n, ctl[turns.VALUE], *args)
+        if reason != DONE:
+            n += reason != OVERFLOW
+            break
+        n += 1
+    return n, nrare, reason
