@@ -31,7 +31,13 @@ It cannot deadlock: a thread waits only for heaps with smaller tickets, taken by
 threads that are running; one thread alone takes every heap in order. As in
 :mod:`.block_pipeline`, a thread that waits more than half of a window of the
 processor's cycle counter leaves the stretch (on a machine with no free core a
-waiting thread mostly waits for one the system has set aside); one always stays.
+waiting thread mostly waits for one the system has set aside); one always stays, and
+the next calls run on one thread for a while (:data:`BACKOFF`).
+
+With ``w`` workers, a worker that takes heap ``m`` has committed its previous heap, so
+every heap before that one is committed and the heaps not yet committed are the ``w -
+1`` the others hold, all above ``m - w``: as ``w <= d``, the wait for heaps ``<= m - d``
+never waits. It is kept: it states the rule the values depend on.
 """
 
 from __future__ import annotations
@@ -40,7 +46,14 @@ import numpy as np
 from numba import njit, prange
 
 from nimproof.engines import turns
-from nimproof.engines.sparse_kernels import DONE, OVERFLOW, heap_loop, reach, record
+from nimproof.engines.sparse_kernels import DONE, OVERFLOW, heap_loop, reach, record, sparse_kernel
+
+#: After a stretch in which a worker left (see :data:`~nimproof.engines.turns.RETIRE`), the
+#: next calls run on one thread (the one-heap kernel itself): 1, then 2, 4... up to this
+#: many calls after each such stretch, and none once a stretch keeps its workers. On a
+#: machine with no free core, workers that wait for each other lose more than a second
+#: thread gains (0.106: 0.64 times the one-thread speed without this rule, measured).
+BACKOFF = 32
 
 
 @njit(cache=True, parallel=True)
@@ -73,6 +86,7 @@ def lockstep_kernel(
     dense_share: float,
     prefix: tuple[np.ndarray, np.ndarray, int],
     threads: int,
+    memo: np.ndarray,
     retire: tuple[int, float] = turns.RETIRE,
 ) -> tuple[int, int, int]:
     """Fill ``g[start:stop]``; returns ``(next n, nrare, reason)`` and leaves the table,
@@ -81,10 +95,19 @@ def lockstep_kernel(
     to keep the same arguments: the workers stamp arrays of their own), with
     ``min(threads, reach(digits))`` workers (one parallel region a stretch; one worker
     when the game's reach is 1). ``retire``: as in
-    :func:`~nimproof.engines.block_pipeline.pipelined_kernel`.
+    :func:`~nimproof.engines.block_pipeline.pipelined_kernel`. ``memo`` (int64, two
+    slots, kept by the caller between calls: the calls still to run on one thread, the
+    last backoff) carries the :data:`BACKOFF` rule; the rest of a call whose stretch lost
+    a worker runs on one thread too.
     Only from the main thread when ``threads > 1`` (numba's parallel layer)."""
     d = reach(digits)
     workers = max(1, min(threads, d))
+    if workers > 1 and memo[0] > 0:
+        memo[0] -= 1
+        workers = 1
+    one = (rare, nrare, seen, hist, vmax, dense_share, prefix)
+    if workers == 1:
+        return sparse_kernel(g, start, stop, digits, unequal, parity, posbit, cbit, *one)
     rule, cls = (digits, unequal), (parity, posbit, cbit)
     figures = (hist, vmax, dense_share)
     ctl = np.zeros(turns.SLOTS, dtype=np.int64)
@@ -100,6 +123,10 @@ def lockstep_kernel(
         for m in range(n, end):
             hist[m & 1, g[m]] += 1
         n = end
+        if ctl[turns.ACTIVE] < workers:  # a worker left: back off (BACKOFF)
+            memo[1] = min(max(1, 2 * memo[1]), BACKOFF)
+            memo[0] = memo[1]
+            workers = 1
         if n == stop:
             break
         args = (parity, posbit, cbit, rare, nrare, hist, vmax, dense_share)
@@ -108,4 +135,9 @@ def lockstep_kernel(
             n += reason != OVERFLOW
             break
         n += 1
+        if workers == 1 and n < stop:
+            one = (rare, nrare, seen, hist, vmax, dense_share, prefix)
+            return sparse_kernel(g, n, stop, digits, unequal, parity, posbit, cbit, *one)
+    if workers > 1:
+        memo[1] = 0
     return n, nrare, reason

@@ -219,6 +219,7 @@ class SparseTable:
         self.digits = np.array(rule.digits, dtype=np.int64)
         # Heaps n .. n + reach - 1 read nothing above n - reach (see sparse_kernels.reach).
         self.reach = int(sk.reach(self.digits))
+        self.memo = np.zeros(2, dtype=np.int64)  # the lockstep kernel's backoff (lockstep.BACKOFF)
         # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
         # narrowest type that holds the values: uint8, widened as values grow (_widen).
         dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32
@@ -402,7 +403,8 @@ class SparseTable:
             return tuple(kernel(*args))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
         if threads > 1 and LOCKSTEP and self.reach > 1:
-            return tuple(lockstep.lockstep_kernel(*args, threads))  # type: ignore[call-arg, return-value]
+            args += [threads, self.memo]
+            return tuple(lockstep.lockstep_kernel(*args))  # type: ignore[return-value]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
     def _prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:

@@ -68,7 +68,8 @@ class _Lockstep(SparseTable):
     def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
         args = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
         args += [self.posbit, self.cbit, self.rare, self.nrare, self.seen, self.hist]
-        args += [self._vmax(), self.dense_share, self._prefix(start), self.workers, self.retire]
+        args += [self._vmax(), self.dense_share, self._prefix(start), self.workers, self.memo]
+        args += [self.retire]
         self.calls += 1
         return tuple(lockstep.lockstep_kernel(*args))  # type: ignore[return-value]
 
