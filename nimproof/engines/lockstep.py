@@ -9,8 +9,8 @@ turn, in one parallel region a stretch:
 
 * a thread takes the next heap ``m`` from a ticket counter and waits (spinning, then
   yielding its core) until every heap ``<= m - d`` is committed;
-* it computes ``m``'s value with
-  :func:`~nimproof.engines.sparse_kernels.heap_value` and its own stamp arrays
+* it computes ``m``'s value with the one-heap kernel's own loop
+  (:func:`~nimproof.engines.sparse_kernels.heap_loop`) and its own stamp arrays
   (``seen``, ``want``), reading the rare list as it was when the stretch began;
 * it waits until heap ``m - 1`` is committed, then commits ``m``: writes ``g[m]``
   and moves the commit counter on (a store with release; the waits load it with
@@ -31,8 +31,18 @@ It cannot deadlock: a thread waits only for heaps with smaller tickets, taken by
 threads that are running; one thread alone takes every heap in order. As in
 :mod:`.block_pipeline`, a thread that waits more than half of a window of the
 processor's cycle counter leaves the stretch (on a machine with no free core a
-waiting thread mostly waits for one the system has set aside); one always stays, and
-the next calls run on one thread for a while (:data:`BACKOFF`).
+waiting thread mostly waits for one the system has set aside); one always stays.
+
+**Two threads only where they pay.** Heaps handed over one at a time cost a few
+transfers of cache lines between the cores per heap (0.106: about 110 ns of work a
+heap; 0.167: about 285 ns), so whether two threads beat one depends on the machine
+and on its load, which change while a table grows. The kernel measures both, in
+cycles a heap, over whole calls (a call is a stretch of up to 2^18 heaps): the
+caller's ``memo`` keeps the one-thread figure of the last call that ran on one thread
+(the one-heap kernel itself), and a call on two threads that is not at least
+:data:`GAIN` times as fast, or that lost a worker, sends the next calls back to one
+thread: 1, then 2, 4... up to :data:`BACKOFF` calls; every :data:`BACKOFF`-th call
+runs on one thread anyway, so the one-thread figure stays current.
 
 With ``w`` workers, a worker that takes heap ``m`` has committed its previous heap, so
 every heap before that one is committed and the heaps not yet committed are the ``w -
@@ -48,12 +58,21 @@ from numba import njit, prange
 from nimproof.engines import turns
 from nimproof.engines.sparse_kernels import DONE, OVERFLOW, heap_loop, reach, record, sparse_kernel
 
-#: After a stretch in which a worker left (see :data:`~nimproof.engines.turns.RETIRE`), the
-#: next calls run on one thread (the one-heap kernel itself): 1, then 2, 4... up to this
-#: many calls after each such stretch, and none once a stretch keeps its workers. On a
+#: After a call on two threads that did not pay (see the module docstring), the next calls
+#: run on one thread (the one-heap kernel itself): 1, then 2, 4... up to this many. On a
 #: machine with no free core, workers that wait for each other lose more than a second
 #: thread gains (0.106: 0.64 times the one-thread speed without this rule, measured).
 BACKOFF = 32
+#: A call on two threads pays when it takes at most 1 / GAIN of the cycles a heap of the
+#: last call on one thread.
+GAIN = 1.1
+#: Calls with fewer heaps than this are not measured (the figures are too noisy).
+MEASURED = 1 << 14
+# Slots of `memo`: calls still to run on one thread, the last backoff, one thread's cycles
+# a heap (0: not measured yet), calls since the last one on one thread.
+_SKIP, _BACK, _ONE, _SINCE = range(4)
+#: Length of the `memo` array a caller keeps.
+MEMO = 4
 
 
 @njit(cache=True, parallel=True)
@@ -95,38 +114,65 @@ def lockstep_kernel(
     to keep the same arguments: the workers stamp arrays of their own), with
     ``min(threads, reach(digits))`` workers (one parallel region a stretch; one worker
     when the game's reach is 1). ``retire``: as in
-    :func:`~nimproof.engines.block_pipeline.pipelined_kernel`. ``memo`` (int64, two
-    slots, kept by the caller between calls: the calls still to run on one thread, the
-    last backoff) carries the :data:`BACKOFF` rule; the rest of a call whose stretch lost
-    a worker runs on one thread too.
+    :func:`~nimproof.engines.block_pipeline.pipelined_kernel`. ``memo`` (int64,
+    :data:`MEMO` slots, zeros at first, kept by the caller between calls) holds the
+    figures of the rule "two threads only where they pay" (module docstring); its slot 2
+    set to -1 turns the rule off (tests: every call on the workers, but for the calls
+    still to run on one thread after a stretch that lost a worker).
     Only from the main thread when ``threads > 1`` (numba's parallel layer)."""
     d = reach(digits)
     workers = max(1, min(threads, d))
-    if workers > 1 and memo[0] > 0:
-        memo[0] -= 1
-        workers = 1
     one = (rare, nrare, seen, hist, vmax, dense_share, prefix)
     if workers == 1:
         return sparse_kernel(g, start, stop, digits, unequal, parity, posbit, cbit, *one)
-    rule, cls = (digits, unequal), (parity, posbit, cbit)
+    t0 = turns.cycles()
+    measure = memo[_ONE] >= 0
+    if memo[_SKIP] > 0 or memo[_ONE] == 0 or (measure and memo[_SINCE] >= BACKOFF):
+        memo[_SKIP] = max(0, memo[_SKIP] - 1)
+        out = sparse_kernel(g, start, stop, digits, unequal, parity, posbit, cbit, *one)
+        if out[0] - start >= MEASURED:
+            memo[_ONE] = (turns.cycles() - t0) // (out[0] - start)
+            memo[_SINCE] = 0
+        return out
+    game, cls = (digits, unequal, d), (parity, posbit, cbit)
     figures = (hist, vmax, dense_share)
+    n, nrare, reason, kept = _stretches(
+        g, (start, stop), game, cls, (rare, nrare), figures, prefix, workers, retire
+    )
+    memo[_SINCE] += 1
+    spent = turns.cycles() - t0
+    slow = measure and GAIN * spent > memo[_ONE] * (n - start)
+    if not kept or (slow and n - start >= MEASURED):
+        memo[_BACK] = min(max(1, 2 * memo[_BACK]), BACKOFF)
+        memo[_SKIP] = memo[_BACK]
+    elif n - start >= MEASURED:
+        memo[_BACK] = 0
+    return n, nrare, reason
+
+
+@njit(cache=True)
+def _stretches(g, span, game, cls, rares, figures, prefix, workers, retire):  # type: ignore[no-untyped-def]
+    # The heaps span[0] .. span[1] - 1 in stretches of `workers` workers (see
+    # lockstep_kernel); returns (next n, nrare, reason, whether every stretch kept them all).
+    start, stop = span
+    digits, unequal, d = game
+    rare, nrare = rares
+    parity, posbit, cbit = cls
+    hist, vmax, dense_share = figures
+    rule = (digits, unequal)
     ctl = np.zeros(turns.SLOTS, dtype=np.int64)
-    n, reason = start, DONE
+    n, reason, kept = start, DONE, True
     while n < stop:
         ctl[:] = 0
         ctl[turns.STOP], ctl[turns.COMMITTED], ctl[turns.ACTIVE] = turns.NEVER, n, workers
         ctl[turns.RETIRE_AFTER] = retire[0]
         ctl[turns.RETIRE_PERMILLE] = int(1000 * retire[1])
-        lock = (ctl, d)
-        _region(g, (n, stop), rule, cls, (rare, nrare), figures, prefix, lock, workers)
+        _region(g, (n, stop), rule, cls, (rare, nrare), figures, prefix, (ctl, d), workers)
         end = min(ctl[turns.COMMITTED], ctl[turns.STOP])
         for m in range(n, end):
             hist[m & 1, g[m]] += 1
         n = end
-        if ctl[turns.ACTIVE] < workers:  # a worker left: back off (BACKOFF)
-            memo[1] = min(max(1, 2 * memo[1]), BACKOFF)
-            memo[0] = memo[1]
-            workers = 1
+        kept = kept and ctl[turns.ACTIVE] == workers
         if n == stop:
             break
         args = (parity, posbit, cbit, rare, nrare, hist, vmax, dense_share)
@@ -135,9 +181,4 @@ def lockstep_kernel(
             n += reason != OVERFLOW
             break
         n += 1
-        if workers == 1 and n < stop:
-            one = (rare, nrare, seen, hist, vmax, dense_share, prefix)
-            return sparse_kernel(g, n, stop, digits, unequal, parity, posbit, cbit, *one)
-    if workers > 1:
-        memo[1] = 0
-    return n, nrare, reason
+    return n, nrare, reason, kept

@@ -219,7 +219,7 @@ class SparseTable:
         self.digits = np.array(rule.digits, dtype=np.int64)
         # Heaps n .. n + reach - 1 read nothing above n - reach (see sparse_kernels.reach).
         self.reach = int(sk.reach(self.digits))
-        self.memo = np.zeros(2, dtype=np.int64)  # the lockstep kernel's backoff (lockstep.BACKOFF)
+        self.memo = np.zeros(lockstep.MEMO, dtype=np.int64)  # the lockstep kernel's figures
         # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
         # narrowest type that holds the values: uint8, widened as values grow (_widen).
         dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32

@@ -64,6 +64,7 @@ class _Lockstep(SparseTable):
         self.bound = 0
         self.rng = np.random.default_rng(0)
         self.calls = 0
+        self.memo[2] = -1  # every call on the workers (no measuring)
 
     def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
         args = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
@@ -222,3 +223,43 @@ def test_the_engine_picks_the_lockstep_kernel(monkeypatch: pytest.MonkeyPatch) -
     assert result == [want]
     run("octal:0.6", 8_000)
     assert spy.calls == 0
+
+
+@pytest.mark.parametrize(
+    ("memo", "after"),
+    [
+        # No one-thread figure yet: this call runs on one thread and measures it.
+        ([0, 0, 0, 0], lambda m: m[2] > 0 and m[3] == 0),
+        # One thread at 1 cycle a heap: two threads do not pay, the next call runs on one.
+        ([0, 0, 1, 0], lambda m: m[:2] == [1, 1] and m[3] == 1),
+        # One thread at 10^9 cycles a heap: two threads pay, no backoff.
+        ([0, 4, 10**9, 0], lambda m: m[:2] == [0, 0] and m[3] == 1),
+        # Calls left to run on one thread: one is used, and the figure is measured again.
+        ([2, 2, 10**9, 5], lambda m: m[:2] == [1, 2] and 0 < m[2] < 10**9 and m[3] == 0),
+        # A one-thread call every BACKOFF calls keeps the figure current.
+        ([0, 0, 10**9, lockstep.BACKOFF], lambda m: m[2] < 10**9 and m[3] == 0),
+    ],
+)
+def test_two_threads_only_where_they_pay(memo: list[int], after: object) -> None:
+    # One call of 40,000 heaps of 0.167 on two threads, from a table computed to 40,000 heaps
+    # on one (no value appears for the first time after heap 32,673 before 400,000: the call
+    # ends at its stop); the values are the one-thread kernel's whatever the rule decides.
+    rule = split_rule(parse_spec("octal:0.167"))
+    assert rule is not None
+    n, start = 80_000, 40_000
+    want = SparseTable(rule, n)
+    sparse.use_threads(1)
+    try:
+        want.extend(n)
+        table = SparseTable(rule, n)
+        table.extend(start)
+    finally:
+        sparse.use_threads(None)
+    table.memo[:] = memo
+    t = table
+    args = [t.values, start, n, t.digits, t.rule.unequal, t.parity, t.posbit, t.cbit, t.rare]
+    args += [t.nrare, t.seen, t.hist, t._vmax(), t.dense_share, t._prefix(start), 2, t.memo]
+    stop, _, reason = lockstep.lockstep_kernel(*args)
+    assert (stop, reason) == (n, sk.DONE)
+    assert t.values[:n].tolist() == want.values.tolist()
+    assert after(t.memo.tolist()), t.memo.tolist()  # type: ignore[operator]
