@@ -22,6 +22,7 @@ from nimproof.engines import lockstep, reference, sparse, turns
 from nimproof.engines import sparse_kernels as sk
 from nimproof.engines.sparse import SparseTable, split_rule
 from nimproof.games import parse_spec
+from tests.engines.test_block_sweep import RANDOM_CODES
 
 N = 500
 NAMED = [
@@ -36,13 +37,7 @@ NAMED = [
     "grundys-game",
     "cgsuite:4!.3",
 ]
-DIGIT = st.integers(min_value=0, max_value=7)
-CODES = st.one_of(
-    st.sampled_from(NAMED),
-    st.tuples(st.sampled_from(["0", "4"]), st.lists(DIGIT, min_size=1, max_size=4))
-    .filter(lambda c: c[0] == "4" or any(d & 4 for d in c[1]))
-    .map(lambda c: f"octal:{c[0]}." + "".join(map(str, c[1])) + "1"),  # a last digit not 0
-)
+CODES = st.one_of(st.sampled_from(NAMED), RANDOM_CODES)
 
 
 @functools.cache
