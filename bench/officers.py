@@ -21,11 +21,7 @@ the speed-ups:
   ``N / 2``, the rare heaps, and the pairs a heap of the common-pair scan on the
   ranking sample in increasing order and in the ranked order (see
   ``nimproof.engines.sparse_kernels.ranked_prefix``);
-* **the speed-up from 1 to 2 threads** (wall time) of each way of running two threads,
-  with the machine's own speed-up beside it;
-* **0.106 and 0.167 on 1 and 2 threads** (``--few-rare``: this table only): few rare
-  heaps, so the one-heap kernel, whose heaps these games let two threads compute in turn
-  (``nimproof.engines.lockstep``), to 2^24 heaps.
+* **the speed-up from 1 to 2 threads** (wall time) of each way of running two threads.
 
 The machine's load average is printed beside each row: on a shared machine the
 wall-time figures move with it (a second thread only pays when a core is free), the
@@ -48,7 +44,7 @@ from nimproof.engines import sparse_kernels as sk
 from nimproof.engines.sparse import SparseTable, split_rule
 from nimproof.games import parse_spec
 n, first, spec = {n}, {first}, {spec!r}
-sparse.PIPELINE, sparse.LOCKSTEP = {pipeline}, {lockstep}
+sparse.PIPELINE = {pipeline}
 rule = split_rule(parse_spec(spec))
 SparseTable(rule, 50_000).extend(50_000)
 t = SparseTable(rule, n + 1)
@@ -147,20 +143,14 @@ def _python(script: str, threads: int) -> dict[str, object]:
 
 
 def run(
-    n: int,
-    threads: int,
-    first: int | None = None,
-    spec: str = "octal:0.6",
-    pipeline: bool = True,
-    lockstep: bool = True,
+    n: int, threads: int, first: int | None = None, spec: str = "octal:0.6", pipeline: bool = True
 ) -> dict[str, float]:
     """One fresh process computing ``spec`` (default Officers) to ``n`` heaps on ``threads``
     threads; the heaps after ``first`` (default ``n // 2``) are timed. ``pipeline`` False:
     two threads run the block kernel's own parallel steps (one region a step of a block)
-    instead of the pipelined kernel. ``lockstep`` False: games with few rare heaps run the
-    one-heap kernel on one thread whatever ``threads`` says (as before the lockstep kernel)."""
+    instead of the pipelined kernel."""
     first = n // 2 if first is None else first
-    script = _CASE.format(n=n, first=first, spec=spec, pipeline=pipeline, lockstep=lockstep)
+    script = _CASE.format(n=n, first=first, spec=spec, pipeline=pipeline)
     return _python(script, threads)  # type: ignore[return-value]
 
 
@@ -194,32 +184,17 @@ def kernel_table(cases: list[tuple[str, int, int, int]] = KERNEL_CASES) -> str:
     return "\n".join(lines)
 
 
-#: The rows of the thread table: (label, threads, the kernel's flag), run in this order; the
-#: flag is ``run``'s ``pipeline`` (Officers, Grundy's game: the block kernels) or
-#: ``lockstep`` (games with few rare heaps: the one-heap kernel), see ``thread_table``.
+#: The rows of the thread table: (label, threads, pipelined kernel), run in this order.
 THREAD_ROWS = [
     ("1", 1, True),
     ("2, pipelined (one region a stretch)", 2, True),
     ("2, one region a step of a block (before)", 2, False),
 ]
-FEW_RARE_ROWS = [
-    ("1", 1, True),
-    ("2, heaps in turn (lockstep kernel)", 2, True),
-]
-#: Games with few rare heaps whose heaps can be computed two at a time, and their heaps.
-FEW_RARE = ("octal:0.106", "octal:0.167")
-FEW_RARE_HEAPS = 1 << 24
 
 
-def thread_table(
-    heaps: int = 1 << 20,
-    specs: tuple[str, ...] = ("octal:0.6",),
-    rows: list[tuple[str, int, bool]] = THREAD_ROWS,
-    flag: str = "pipeline",
-) -> str:
-    """For each game, one row per entry of ``rows`` (fresh processes, interleaved; ``flag``:
-    the ``run`` argument the row's flag sets), then the speed-up from 1 to 2 threads of each
-    way of running two threads, and the machine's own speed-up measured before each game."""
+def thread_table(heaps: int = 1 << 20, specs: tuple[str, ...] = ("octal:0.6",)) -> str:
+    """For each game, one row per :data:`THREAD_ROWS` entry (fresh processes, interleaved),
+    then the speed-up from 1 to 2 threads of each way of running two threads."""
     lines = [
         "| game | threads | heaps | values/s (wall) | values/s (CPU) | rare heaps "
         "| pairs a heap, increasing | pairs a heap, ranked | load |",
@@ -229,41 +204,33 @@ def thread_table(
     ceiling = []
     for spec in specs:
         ceiling.append(control(1) / control(2))
-        for label, threads, value in rows:
-            r = run(heaps, threads, spec=spec, **{flag: value})  # type: ignore[arg-type]
+        for label, threads, pipeline in THREAD_ROWS:
+            r = run(heaps, threads, spec=spec, pipeline=pipeline)
             walls[spec, label] = r["wall"]
             lines.append(
                 f"| {spec} | {label} | {heaps:,} | {r['wall']:,.0f} | {r['cpu']:,.0f} "
                 f"| {r['rare']:,} | {r['plain']:,.0f} | {r['ranked']:,.0f} | {r['load']:.1f} |"
             )
     lines.append("")
-    for spec, machine in zip(specs, ceiling, strict=True):
-        one = walls[spec, rows[0][0]]
-        ups = ", ".join(f"{label}: {walls[spec, label] / one:.2f}" for label, _, _ in rows[1:])
-        lines.append(
-            f"Speed-up from 1 to 2 threads (wall time), {spec}: {ups} "
-            f"(the machine's own: {machine:.2f})"
+    for spec in specs:
+        one = walls[spec, THREAD_ROWS[0][0]]
+        ups = ", ".join(
+            f"{label}: {walls[spec, label] / one:.2f}" for label, _, _ in THREAD_ROWS[1:]
         )
+        lines.append(f"Speed-up from 1 to 2 threads (wall time), {spec}: {ups}")
     lines.append(
-        "The machine's own speed-up: two loops that share nothing, run before each game's "
-        f"rows; a second thread only pays when a second core is free ({os.cpu_count()} cores "
-        "here, load average beside each row)"
+        "The machine's own speed-up beside them (two loops that share nothing, run before each "
+        f"game's rows): {', '.join(f'{c:.2f}' for c in ceiling)}; a second thread only pays "
+        f"when a second core is free ({os.cpu_count()} cores here, load average beside each row)"
     )
     return "\n".join(lines)
 
 
-def few_rare_table(heaps: int = FEW_RARE_HEAPS, specs: tuple[str, ...] = FEW_RARE) -> str:
-    """0.106 and 0.167 (few rare heaps, heaps computed in turn) on 1 and 2 threads."""
-    return thread_table(heaps, specs, FEW_RARE_ROWS, "lockstep")
-
-
 def markdown(heaps: int = 1 << 20, quick: bool = False) -> str:
-    """The two-kernel table (skipped when ``quick``), then the thread tables and speed-ups
-    (Officers, Grundy's game; then 0.106 and 0.167, skipped when ``quick``)."""
+    """The two-kernel table (skipped when ``quick``), then the thread table and speed-up."""
     parts = [] if quick else [kernel_table(), ""]
     specs = ("octal:0.6",) if quick else ("octal:0.6", "grundys-game")
-    few = [] if quick else ["", few_rare_table()]
-    return "\n".join([*parts, thread_table(heaps, specs), *few])
+    return "\n".join([*parts, thread_table(heaps, specs)])
 
 
 def main() -> int:
@@ -274,13 +241,8 @@ def main() -> int:
     parser.add_argument(
         "--games", help="comma-separated games of the thread table (with --quick: Officers)"
     )
-    parser.add_argument(
-        "--few-rare", action="store_true", help="only 0.106 and 0.167 on 1 and 2 threads"
-    )
     args = parser.parse_args()
-    if args.few_rare:
-        print(few_rare_table())
-    elif args.games:
+    if args.games:
         print(thread_table(args.heaps, tuple(args.games.split(","))))
     else:
         print(markdown(args.heaps, args.quick))

@@ -13,7 +13,7 @@ def test_thread_table_prints_the_measured_ratio(monkeypatch: pytest.MonkeyPatch)
 
     def fake_run(
         n: int, threads: int, first: int | None = None, spec: str = "", pipeline: bool = True
-    ) -> dict[str, float]:  # no `lockstep`: the block kernels' table never passes it
+    ) -> dict[str, float]:
         calls.append((spec, threads, pipeline))
         wall = walls[threads, pipeline] * (2 if spec == "grundys-game" else 1)
         return {"wall": wall, "cpu": wall, "rare": 1583, "plain": 3000, "ranked": 1000, "load": 1}
@@ -30,29 +30,3 @@ def test_thread_table_prints_the_measured_ratio(monkeypatch: pytest.MonkeyPatch)
     line = next(x for x in text.splitlines() if x.startswith("Speed-up") and "octal:0.6" in x)
     assert "pipelined (one region a stretch): 1.60" in line
     assert "one region a step of a block (before): 0.80" in line
-
-
-def test_few_rare_table_prints_the_measured_ratio_beside_the_machines(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # 0.106 and 0.167 on 1 and 2 threads with the lockstep flag; the machine's own speed-up
-    # (control on 1 thread over control on 2) is printed beside each game's.
-    calls: list[tuple[str, int, bool]] = []
-
-    def fake_run(
-        n: int, threads: int, first: int | None = None, spec: str = "", lockstep: bool = True
-    ) -> dict[str, float]:
-        calls.append((spec, threads, lockstep))
-        wall = 3_000_000.0 * (1.5 if threads == 2 else 1)
-        return {"wall": wall, "cpu": wall, "rare": 59, "plain": 3, "ranked": 3, "load": 1}
-
-    monkeypatch.setattr(officers, "run", fake_run)
-    monkeypatch.setattr(officers, "control", lambda threads: 2.0 / threads**0.5)
-    text = officers.few_rare_table(1 << 20)
-    assert calls == [
-        (spec, threads, flag)
-        for spec in officers.FEW_RARE
-        for _, threads, flag in officers.FEW_RARE_ROWS
-    ]
-    line = next(x for x in text.splitlines() if x.startswith("Speed-up") and "0.167" in x)
-    assert "heaps in turn (lockstep kernel): 1.50 (the machine's own: 1.41)" in line

@@ -39,8 +39,14 @@ task in order).
 
 from __future__ import annotations
 
+import platform
+from typing import Any
+
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from nimproof.engines.block_kernels import (
     TILE,
@@ -51,13 +57,6 @@ from nimproof.engines.block_kernels import (
     _sweep_tile,
 )
 from nimproof.engines.sparse_kernels import DONE, OVERFLOW, record, split_removals
-from nimproof.engines.turns import RETIRE, SPINS
-from nimproof.engines.turns import add as _add
-from nimproof.engines.turns import cycles as _cycles
-from nimproof.engines.turns import load as _load
-from nimproof.engines.turns import pause as _pause
-from nimproof.engines.turns import store as _store
-from nimproof.engines.turns import yield_core as _yield
 
 #: Blocks whose rows of marks are held at once.
 RING = 4
@@ -67,6 +66,14 @@ CHECK_PARTS = 4
 #: Tasks of a step, in this order: cand(b), check(b - 1) in parts, sweep(b + 1) in parts,
 #: commit(b - 1) (before the first step: sweep(0)).
 STEP = SWEEP_PARTS + 2 + CHECK_PARTS
+#: Spins (with a pause) before a waiting thread gives up its core for a moment.
+SPINS = 64
+#: A worker leaves the stretch (the others take its tasks; one always stays) when, in a
+#: window of RETIRE[0] cycles, it has spent more than the share RETIRE[1] of them waiting: on
+#: a machine with no free core a waiting thread mostly waits for another one the system has
+#: set aside (70 to 90% of its time measured), with a free core 5 to 7%.
+RETIRE = (1 << 25, 0.5)
+
 # Per block, in `state`: counters of the parts done, and the heaps prepared.
 _SWEPT, _CANDS, _CHECKED, _COMMITTED, _LIMIT = range(5)
 _FIELDS = 5
@@ -76,6 +83,82 @@ _RETIRE_AFTER, _RETIRE_PERMILLE = 9, 10
 #: `_REASON` values besides the record reasons: none yet; a heap whose value is not c.
 _NONE, _BACK = -2, -1
 _NEVER = 1 << 62
+
+_X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
+def _pointer(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+    array = context.make_array(sig.args[0])(context, builder, args[0])
+    return cgutils.get_item_pointer(context, builder, sig.args[0], array, [args[1]])
+
+
+def _load_typer(typingctx: Any, arr: Any, idx: Any) -> Any:
+    """``arr[idx]`` read with acquire ordering (``arr``: int64)."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.load_atomic(_pointer(context, builder, sig, args), "acquire", 8)
+
+    return types.int64(arr, idx), codegen
+
+
+_load: Any = intrinsic(_load_typer)
+
+
+def _add_typer(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
+    """``arr[idx] += value`` at once, with release and acquire ordering; returns the old value."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        v = context.cast(builder, args[2], sig.args[2], types.int64)
+        return builder.atomic_rmw("add", _pointer(context, builder, sig, args), v, "acq_rel")
+
+    return types.int64(arr, idx, value), codegen
+
+
+_add: Any = intrinsic(_add_typer)
+
+
+def _store_typer(typingctx: Any, arr: Any, idx: Any, value: Any) -> Any:
+    """``arr[idx] = value`` with release ordering."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        v = context.cast(builder, args[2], sig.args[2], types.int64)
+        builder.store_atomic(v, _pointer(context, builder, sig, args), "release", 8)
+        return context.get_dummy_value()
+
+    return types.void(arr, idx, value), codegen
+
+
+_store: Any = intrinsic(_store_typer)
+
+
+def _nullary(symbol: str, result: str, ir_result: str) -> Any:
+    """An intrinsic that calls the function ``symbol`` (none: empty) with no argument and
+    returns its result: ``int64`` (the function's ``i64``) or ``void`` (ignored; the
+    function's LLVM type is ``ir_result``: ``void`` or ``i32``)."""
+
+    def typer(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            out = context.get_dummy_value()
+            if symbol:
+                ret = ir.VoidType() if ir_result == "void" else ir.IntType(int(ir_result[1:]))
+                fn = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ret, []), symbol
+                )
+                called = builder.call(fn, [])
+                out = called if result == "int64" else out
+            return out
+
+        return (types.int64() if result == "int64" else types.void()), codegen
+
+    return intrinsic(typer)
+
+
+#: The processor's spin-wait hint (x86 ``pause``; nothing elsewhere).
+_pause: Any = _nullary("llvm.x86.sse2.pause" if _X86 else "", "void", "void")
+#: ``sched_yield()``: let another runnable thread have this core.
+_yield: Any = _nullary("sched_yield", "void", "i32")
+#: The processor's cycle counter (0 where it has none).
+_cycles: Any = _nullary("llvm.readcyclecounter", "int64", "i64")
 
 
 @njit(cache=True)

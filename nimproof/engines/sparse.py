@@ -39,7 +39,6 @@ import numpy as np
 
 from nimproof.engines import block_kernels as bk
 from nimproof.engines import block_pipeline as bp
-from nimproof.engines import lockstep
 from nimproof.engines import sparse_kernels as sk
 from nimproof.errors import UsageError
 from nimproof.theory.periodicity import Unproved, check, theorem_for
@@ -73,11 +72,6 @@ BLOCK_VALUES = 1024
 #: stretch (:func:`.block_pipeline.pipelined_kernel`); False: one region a step of a block
 #: (:func:`.block_kernels.block_kernel`'s own parallel steps, kept for comparison).
 PIPELINE = True
-#: On two threads or more, games with fewer rare heaps than :data:`BLOCK_RARE` whose
-#: heaps can be computed two at a time (:func:`.sparse_kernels.reach` at least 2: 0.167,
-#: 0.106) run the one-heap kernel on several threads (:func:`.lockstep.lockstep_kernel`);
-#: False: on one thread, as before.
-LOCKSTEP = True
 #: Heaps whose common-pair scans rank the common prefix (:func:`.sparse_kernels.ranked_prefix`).
 RANK_SAMPLE = 256
 #: The first heap from which the common prefix can be ranked.
@@ -217,9 +211,6 @@ class SparseTable:
         self.block = block
         self.parallel = parallel
         self.digits = np.array(rule.digits, dtype=np.int64)
-        # Heaps n .. n + reach - 1 read nothing above n - reach (see sparse_kernels.reach).
-        self.reach = int(sk.reach(self.digits))
-        self.memo = np.zeros(lockstep.MEMO, dtype=np.int64)  # the lockstep kernel's figures
         # uint32 below COMPACT_FROM heaps (the packed loops run faster on it); above, the
         # narrowest type that holds the values: uint8, widened as values grow (_widen).
         dtype = np.uint8 if capacity > COMPACT_FROM else np.uint32
@@ -387,10 +378,7 @@ class SparseTable:
                 progress(self.n, stop)
 
     def _sparse_step(self, start: int, end: int) -> tuple[int, int, int]:
-        """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`); the
-        one-heap kernel runs on several threads (:func:`.lockstep.lockstep_kernel`) when
-        :meth:`_blocks` gives more than one and the game's heaps can be computed two at a
-        time (:attr:`reach` at least 2)."""
+        """One call of the block kernel or of the one-heap kernel (see :meth:`_blocks`)."""
         args: list[Any] = [self.values, start, end, self.digits, self.rule.unequal, self.parity]
         args += [self.posbit, self.cbit, self.rare, self.nrare]
         blocks, threads = self._blocks(start)
@@ -402,9 +390,6 @@ class SparseTable:
             kernel = bp.pipelined_kernel if threads > 1 and PIPELINE else bk.block_kernel
             return tuple(kernel(*args))  # type: ignore[return-value]
         args += [self.seen, self.hist, self._vmax(), self.dense_share, self._prefix(start)]
-        if threads > 1 and LOCKSTEP and self.reach > 1:
-            args += [threads, self.memo]
-            return tuple(lockstep.lockstep_kernel(*args))  # type: ignore[return-value]
         return tuple(sk.sparse_kernel(*args))  # type: ignore[return-value]
 
     def _prefix(self, start: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -443,8 +428,7 @@ class SparseTable:
         short and the one-heap kernel is as fast) and every value lies below
         :data:`BLOCK_VALUES` (a heap's row of marks stays small). It runs on every core
         numba started only from the main thread: numba's workqueue layer runs one
-        parallel region at a time (a Dask worker's tasks run on other threads). The thread
-        count also serves the one-heap kernel (:meth:`_sparse_step`).
+        parallel region at a time (a Dask worker's tasks run on other threads).
         """
         pays = self.nrare >= BLOCK_RARE and self.P <= BLOCK_VALUES
         wanted = pays if self.parallel is None else self.parallel

@@ -41,7 +41,6 @@ import numpy as np
 from numba import njit
 
 from nimproof.engines.heap_kernels import mex_of, split_options, take_options
-from nimproof.engines.turns import commit, take
 
 #: Reasons a kernel stops before ``stop``.
 DONE = 0
@@ -376,50 +375,11 @@ def sparse_kernel(
     ``dense_share`` of the heaps are rare. ``prefix``: the common heaps below a
     bound, in the order the common-pair scan reads them (:func:`ranked_prefix`).
     """
-    rule, cls = (digits, unequal), (parity, posbit, cbit)
-    figures = (hist, vmax, dense_share)
-    return heap_loop(g, (start, stop), rule, cls, (rare, nrare), figures, seen, prefix, None)
-
-
-@njit(cache=True)
-def heap_loop(
-    g: np.ndarray,
-    span: tuple[int, int],
-    rule: tuple[np.ndarray, bool],
-    cls: tuple[np.ndarray, int, int],
-    rares: tuple[np.ndarray, int],
-    figures: tuple[np.ndarray, int, float],
-    seen: np.ndarray,
-    prefix: tuple[np.ndarray, np.ndarray, int],
-    lock: tuple[np.ndarray, int, np.ndarray] | None,
-) -> tuple[int, int, int]:
-    """The heaps of ``span = (start, stop)`` by the rare-value method (:func:`sparse_kernel`).
-
-    ``lock`` None: every heap in order, each recorded (:func:`record`) before the next;
-    returns ``(next n, nrare, reason)``. Otherwise this is one worker of
-    :func:`nimproof.engines.lockstep.lockstep_kernel`: it computes the heaps
-    :func:`nimproof.engines.turns.take` gives it and commits them in order
-    (:func:`nimproof.engines.turns.commit`; a heap whose record would make the engine act,
-    :func:`acts`, ends the stretch unrecorded); nothing but ``g`` is written, and the return
-    value means nothing. ``work = (seen, want, nlist, cbound)``: the stamp arrays, only
-    ever written with the stamp of the heap computed (two workers need their own), and the
-    prefix list in ``want[P:P + nlist]`` (:func:`_workspace`). One function for both, and
-    the heap's work written inline: a call a heap costs reference counting (0.106: 30%).
-    """
-    start, stop = span
-    digits, unequal = rule
-    parity, posbit, cbit = cls
-    rare, nrare = rares
-    hist, vmax, dense_share = figures
-    want, grare = _workspace(g, parity.shape[0], prefix, rare, nrare)
-    nlist, cbound = prefix[0].shape[0], prefix[2]
+    P = parity.shape[0]
     kmax = digits.shape[0]
-    for heap in range(start, stop):  # a worker takes at most every heap
-        n = heap
-        if lock is not None:
-            n = take(lock, start, stop)
-            if n < 0:
-                break
+    want, grare = _workspace(g, P, prefix, rare, nrare)
+    nlist, cbound = want.shape[0] - P, prefix[2]
+    for n in range(start, stop):
         _, count = _non_split_options(g, n, digits, np.uint64(0), seen, False)
         # 1. Pairs with a rare heap: every option value of parity tp, and the rare-rare ones.
         tp = 1
@@ -450,47 +410,15 @@ def heap_loop(
         value = 0
         if count:
             value = _finish_mex(g, n, digits, unequal, parity, tp, seen, want, nlist, cbound)
-        if lock is None:
-            before = nrare
-            nrare, reason = record(
-                g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
-            )
-            if nrare > before:
-                grare[before] = value
-            if reason != DONE:
-                return (n if reason == OVERFLOW else n + 1), nrare, reason
-        elif not commit(lock, g, n, value, acts(value, n, cls, hist, vmax)):
-            break
+        before = nrare
+        nrare, reason = record(
+            g, n, value, parity, posbit, cbit, rare, nrare, hist, vmax, dense_share
+        )
+        if nrare > before:
+            grare[before] = value
+        if reason != DONE:
+            return (n if reason == OVERFLOW else n + 1), nrare, reason
     return stop, nrare, DONE
-
-
-@njit(cache=True)
-def reach(digits: np.ndarray) -> int:
-    """The least distance ``d`` such that every option of heap ``n`` reads only heaps
-    ``<= n - d``: removing ``k`` and leaving one heap reads ``n - k``, splitting after
-    removing ``k`` reads parts up to ``n - k - 1`` (each part at least 1). So heaps
-    ``n .. n + d - 1`` can be computed at once. 0.167: 2; 0.106: 3; Officers (0.6) and
-    Grundy's game (split without removing): 1. A lower bound for unequal splits too."""
-    d = digits.shape[0] + 1
-    for k in range(digits.shape[0]):
-        if digits[k] & 2 and k >= 1:
-            d = min(d, k)
-        if digits[k] & 4:
-            d = min(d, k + 1)
-    return d
-
-
-@njit(cache=True)
-def acts(value: int, n: int, cls: tuple[np.ndarray, int, int], hist: np.ndarray, vmax: int) -> bool:
-    """Whether :func:`record` of ``g(n) = value`` would do more than store it and count it:
-    a value that does not fit the array or lies at or above ``P``, a value never seen, or a
-    rare heap (the rare list grows; :data:`RARE_FULL` and :data:`DENSE` come only then)."""
-    parity, posbit, cbit = cls
-    if value > vmax or value >= parity.shape[0]:
-        return True
-    if hist[0, value] + hist[1, value] == 0:
-        return True
-    return parity[value] ^ (posbit & n) ^ cbit == 0 and n >= 1
 
 
 @njit(cache=True)

@@ -82,11 +82,8 @@ def _warm_long_tables() -> None:
     prefix is ranked, and the period check on those types (the campaign). Without this the
     first such table compiles them inside its first ``extend`` call: about 5 s of CPU,
     which made one long ``extend`` of 0.167 look slower than four shorter ones
-    (docs/frontier.md). Each on one thread (a Dask worker's, or ``--threads 1``) and on
-    every core (:func:`~nimproof.engines.lockstep.lockstep_kernel`: 0.167's heaps can be
-    computed two at a time), and in ``uint32`` too (tables below ``COMPACT_FROM``).
-    Tables past 2^31 heaps (an ``int64`` rare list) still compile their variant once;
-    they run for hours."""
+    (docs/frontier.md). Tables past 2^31 heaps (an ``int64`` rare list) still compile
+    their variant once; they run for hours."""
     # lazy: start-up time (numba)
     from nimproof.engines.sparse import RANK_FROM, SparseTable, period_check, split_rule
 
@@ -94,18 +91,11 @@ def _warm_long_tables() -> None:
     rule = split_rule(game)
     assert rule is not None
     count = RANK_FROM + 4096
-    cores = sparse.use_threads(None)
-    try:
-        for dtype in (np.uint8, np.uint16, np.uint32):
-            for threads in sorted({1, cores}):
-                sparse.use_threads(threads)
-                table = SparseTable(rule, count)
-                table.values = table.values.astype(dtype)
-                table.extend(count)
-            if dtype != np.uint32:
-                period_check(game, table.values, count)  # type: ignore[arg-type]
-    finally:
-        sparse.use_threads(None)
+    for dtype in (np.uint8, np.uint16):
+        table = SparseTable(rule, count)
+        table.values = table.values.astype(dtype)
+        table.extend(count)
+        period_check(game, table.values, count)  # type: ignore[arg-type]
 
 
 def main() -> int:

@@ -42,13 +42,12 @@ NAMED = [
     "cgsuite:4!.34!",
 ]
 DIGIT = st.integers(min_value=0, max_value=7)
-#: Random octal codes that split somewhere (also used by tests/engines/test_lockstep.py).
-RANDOM_CODES = (
+CODES = st.one_of(
+    st.sampled_from(NAMED),
     st.tuples(st.sampled_from(["0", "4"]), st.lists(DIGIT, min_size=1, max_size=4))
     .filter(lambda c: c[0] == "4" or any(d & 4 for d in c[1]))
-    .map(lambda c: f"octal:{c[0]}." + "".join(map(str, c[1])) + "1")  # a last digit not 0
+    .map(lambda c: f"octal:{c[0]}." + "".join(map(str, c[1])) + "1"),  # a last digit not 0
 )
-CODES = st.one_of(st.sampled_from(NAMED), RANDOM_CODES)
 #: A table of _Listed: the code, the block size, the list's bound and its order's seed.
 TABLES = {
     "spec": CODES,

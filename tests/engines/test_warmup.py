@@ -3,7 +3,7 @@
 Run in a fresh process (its dispatchers start empty, whatever other tests compiled): after
 the warm-up's long-table part, a table past ``COMPACT_FROM`` heaps (``uint8`` values)
 computed past ``RANK_FROM`` (the ranked common prefix) and its period check add no
-signature to any kernel, on every core (the lockstep kernel) and on one thread. Before the warm-up ran 0.167 in ``uint8``, this run compiled the
+signature to any kernel. Before the warm-up ran 0.167 in ``uint8``, this run compiled the
 one-heap sparse kernel and the functions it calls (about 5 s of CPU in its first call).
 """
 
@@ -15,14 +15,13 @@ import sys
 
 _SCRIPT = """
 import json
-from nimproof.engines import block_kernels, lockstep, sparse_kernels, turns, warmup
+from nimproof.engines import block_kernels, sparse_kernels, warmup
 from nimproof.engines.sparse import COMPACT_FROM, RANK_FROM, SparseTable, period_check, split_rule
-from nimproof.engines.sparse import use_threads
 from nimproof.games import parse_spec
 
 def signatures():
     out = {}
-    for module in (sparse_kernels, block_kernels, lockstep, turns):
+    for module in (sparse_kernels, block_kernels):
         for name, f in vars(module).items():
             if hasattr(f, "signatures"):
                 out[f"{module.__name__}.{name}"] = sorted(map(str, f.signatures))
@@ -31,12 +30,10 @@ def signatures():
 warmup._warm_long_tables()
 before = signatures()
 game = parse_spec("octal:0.167")
-for threads in (None, 1):
-    use_threads(threads)
-    table = SparseTable(split_rule(game), COMPACT_FROM + 2)
-    assert table.values.dtype.name == "uint8"
-    table.extend(RANK_FROM + 5000)
-    period_check(game, table.values, RANK_FROM + 5000)
+table = SparseTable(split_rule(game), COMPACT_FROM + 2)
+assert table.values.dtype.name == "uint8"
+table.extend(RANK_FROM + 5000)
+period_check(game, table.values, RANK_FROM + 5000)
 after = signatures()
 print(json.dumps({k: v for k, v in after.items() if before.get(k) != v}))
 """
