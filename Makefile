@@ -60,9 +60,10 @@ atlas4: $(STAMP)
 
 # The unsolved games of tczajka/octal-games' list, each to 2^28 heaps (DEPTH=32 where memory
 # allows), figures per doubling and the period search; resumable; not part of the tests.
+# TIMEOUT=S: each game's seconds in one run; SKIP_DENSE=1: only the games that can reach DEPTH.
 DEPTH ?= 28
 campaign: $(STAMP)
-	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
+	$(BIN)/nimproof campaign --depth $(DEPTH) --out campaign $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(SKIP_DENSE),--skip-dense)
 
 # The misère quotient of every octal code 0.d, 0.dd, 0.ddd on a local Dask cluster (resumable).
 misere-atlas: $(STAMP)
