@@ -592,6 +592,9 @@ def markdown(rows: list[dict[str, Any]], title: str, cost: Any = None) -> str:
         " | method | doubling s | projected s",
         ":--- | --- | --- | --- | ---: | ---: | ---: | :--- | :--- | ---: | ---:",
     ]
+    deepest = {str(r["code"]): int(r["log2_n"]) for r in rows}
+    for r in rows:
+        deepest[str(r["code"])] = max(deepest[str(r["code"])], int(r["log2_n"]))
     for r in rows:
         period = "none found"
         if r.get("period") is not None:
@@ -603,17 +606,20 @@ def markdown(rows: list[dict[str, Any]], title: str, cost: Any = None) -> str:
         mask = str(r["rare_mask"]) + (" +pos" if r.get("rare_by_position") else "")
         lines.append(
             f"{r['code']} | 2^{r['log2_n']} | {r['largest_at']} | {r['largest']} | {mask} | "
-            f"{r['num_rare']} | {r['last_rare']} | {period} | {_cost_cells(r)}"
+            f"{r['num_rare']} | {r['last_rare']} | {period} | "
+            f"{_cost_cells(r, int(r['log2_n']) == deepest[str(r['code'])])}"
         )
     return "\n".join(lines) + "\n"
 
 
-def _cost_cells(row: dict[str, Any]) -> str:
-    """The method (with "by rule" for an older row), the doubling's seconds and the
-    projection ("to 2^D: S"; empty once proved) of a row."""
+def _cost_cells(row: dict[str, Any], deepest: bool) -> str:
+    """The method (with "by rule" for an older row), the doubling's seconds and, on a
+    game's deepest row only, the projection ("to 2^D: S"; empty once proved). The
+    projection of a shallower row is kept in the parquet file: made from the few
+    doublings known then, it says little about the game now."""
     method, by_rule = method_of(row)
     seconds = row.get("doubling_seconds")
-    left = row.get("projected_seconds")
+    left = row.get("projected_seconds") if deepest else None
     projected = "" if left is None else f"to 2^{row.get('projected_to')}: {left:,.0f}"
     return (
         f"{method}{' (by rule)' if by_rule else ''} | "

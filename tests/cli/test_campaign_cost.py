@@ -154,6 +154,15 @@ def test_the_projection_grows_each_doubling_by_the_measured_growth_within_the_me
     assert project(proved, 28)[-1]["projected_seconds"] is None
 
 
+def test_the_markdown_shows_the_projection_on_each_games_deepest_row_only() -> None:
+    base = {"largest_at": 1, "largest": 1, "rare_mask": 1, "last_rare": 1, "period": None}
+    rows = [r | base for r in project(_rows([1, 2, 4], "sparse"), 21)]
+    rows += [r | base | {"code": "h"} for r in project(_rows([3, 6], "sparse"), 21)]
+    lines = [line for line in campaign.markdown(rows, "t").splitlines() if " | 2^" in line]
+    projected = [line.split(" | ")[-1] for line in lines]
+    assert projected == ["", "", "to 2^21: 56", "", "to 2^21: 180"]
+
+
 def test_a_dense_game_whose_rare_heaps_stop_growing_is_projected_to_turn_sparse() -> None:
     # 26,214 rare heaps at 2^16, 2^17 and 2^18: shares 40%, 20%, 10%; the rare heaps do
     # not grow (x1), so the share halves each doubling: 5% at 2^19 (dense), 2.5% at 2^20,
