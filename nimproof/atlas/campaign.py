@@ -592,9 +592,9 @@ def markdown(rows: list[dict[str, Any]], title: str, cost: Any = None) -> str:
         " | method | doubling s | projected s",
         ":--- | --- | --- | --- | ---: | ---: | ---: | :--- | :--- | ---: | ---:",
     ]
-    deepest = {str(r["code"]): int(r["log2_n"]) for r in rows}
+    deepest: dict[str, int] = {}
     for r in rows:
-        deepest[str(r["code"])] = max(deepest[str(r["code"])], int(r["log2_n"]))
+        deepest[str(r["code"])] = max(deepest.get(str(r["code"]), 0), int(r["log2_n"]))
     for r in rows:
         period = "none found"
         if r.get("period") is not None:
